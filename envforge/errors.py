@@ -1,0 +1,46 @@
+"""The one error tree. Every message says what failed, where, and how to fix it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class EnvforgeError(Exception):
+    """Base of every error envforge raises on purpose."""
+
+
+class UserInputError(EnvforgeError):
+    """Bad input from a user (a blueprint, a flag, a package path). The CLI exits 2 on it."""
+
+
+class BlueprintError(UserInputError):
+    """A blueprint that cannot be loaded or is inconsistent.
+
+    The message is one line: ``FILE:LINE: FIELD.PATH: what is wrong; how to fix it``.
+    """
+
+    def __init__(self, message: str, *, file: str = "", line: int | None = None, path: str = "") -> None:
+        self.file = file
+        self.line = line
+        self.path = path
+        self.detail = message
+        where = file
+        if file and line is not None:
+            where = f"{file}:{line}"
+        prefix = ": ".join(part for part in (where, path) if part)
+        super().__init__(f"{prefix}: {message}" if prefix else message)
+
+
+class PackageError(UserInputError):
+    """An environment package that is missing, incomplete or corrupt."""
+
+
+class PipelineError(EnvforgeError):
+    """A pipeline definition or run that cannot proceed (a bug or a broken run directory)."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """Return ``"; did you mean 'x'?"`` for the closest choice, or an empty string."""
+    matches = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
+    return f"; did you mean '{matches[0]}'?" if matches else ""

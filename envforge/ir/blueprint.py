@@ -1,0 +1,335 @@
+"""The blueprint: a hand- or LLM-written declaration of one domain.
+
+Field docstrings become JSON Schema descriptions, so this file documents the YAML format,
+validates it, and instructs an LLM that writes blueprints.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Discriminator, Field, Tag
+
+from envforge.ir.base import IRModel
+
+Identifier = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,62}$")]
+"""A lower_snake_case name: entities, fields, tools, aliases."""
+
+Expression = Annotated[str, Field(min_length=1, max_length=500)]
+"""A side-effect-free expression in a small Python-like language.
+
+Names: a bound row alias (`order.status`), `args.<param>`, `now` (the environment clock as an
+ISO datetime) and `today` (its date). Operators: arithmetic, comparisons, `and`/`or`/`not`,
+`in (...)`, `is None`. Functions: round, min, max, abs, lower, upper, len, coalesce,
+days_between(a, b), add_days(date, n).
+"""
+
+Scalar = str | int | float | bool
+
+FieldType = Literal["id", "ref", "string", "text", "integer", "number", "money", "boolean", "date", "datetime", "enum"]
+ParamType = Literal["string", "text", "integer", "number", "money", "boolean", "date", "datetime", "enum"]
+
+
+class ValueGenerator(IRModel):
+    """How seed data for one field is made. Set one of `faker`, `choices`, `range`, `pattern`, `copy_from`."""
+
+    faker: str | None = None
+    """A Faker provider method, e.g. `name`, `email`, `street_address`, `company`, `sentence`."""
+    args: dict[str, Scalar] = Field(default_factory=dict)
+    """Keyword arguments for the Faker method."""
+    choices: list[Scalar] | None = None
+    """Pick one of these values."""
+    weights: list[float] | None = None
+    """Relative weights for `choices`, same length."""
+    range: tuple[float, float] | None = None
+    """Inclusive numeric range; for date and datetime fields, days relative to the clock (e.g. [-365, 0])."""
+    pattern: str | None = None
+    """A pattern where `#` is a digit and `?` an upper-case letter, e.g. `??-####`."""
+    copy_from: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+    """Copy a field of the parent row through a ref field of this entity: `product_id.price` makes an
+    order item's price equal its product's price."""
+    null_rate: float = Field(default=0.0, ge=0.0, le=1.0)
+    """Share of rows left empty (only for optional fields)."""
+
+
+class FieldSpec(IRModel):
+    """One column of an entity."""
+
+    name: Identifier
+    """Column name, lower_snake_case. Foreign keys end with `_id` by convention."""
+    type: FieldType
+    """`id` is the entity's key (exactly one per entity); `ref` holds another entity's key (declare the
+    link under `relations`); `money` is a decimal amount with two places."""
+    description: str = ""
+    """What the field means, in words an agent understands."""
+    prefix: str | None = Field(default=None, pattern=r"^[A-Z]{1,5}$")
+    """For `id` fields: the upper-case prefix of generated keys, e.g. `ORD` gives `ORD-104233`."""
+    values: list[str] | None = None
+    """For `enum` fields: the allowed values."""
+    nullable: bool = False
+    """Whether the field may be empty."""
+    unique: bool = False
+    """Whether no two rows share a value (e.g. an email address)."""
+    minimum: float | None = None
+    """Smallest allowed number."""
+    maximum: float | None = None
+    """Largest allowed number."""
+    max_length: int | None = Field(default=None, gt=0)
+    """Longest allowed string."""
+    searchable: bool = False
+    """People look rows up by this field: READ tools filter on it (`list_<entities>`), and a unique
+    searchable field gets its own `find_<entity>_by_<field>` tool."""
+    default: Scalar | None = None
+    """Value used when an insert effect does not set the field."""
+    generator: ValueGenerator | None = None
+    """How seed data is made; a sensible default is chosen from the type and name when omitted."""
+
+
+class EntitySpec(IRModel):
+    """A kind of thing in the domain, stored as one table."""
+
+    name: Identifier
+    """Singular name, e.g. `order`."""
+    plural: Identifier | None = None
+    """Plural name used in tool names; defaults to the name plus `s`."""
+    description: str
+    """What one row is."""
+    fields: list[FieldSpec] = Field(min_length=2)
+    """Columns; exactly one has type `id`."""
+    rows: int = Field(default=100, ge=1, le=1_000_000)
+    """Relative number of seed rows; scaled so all entities together reach the requested row count."""
+
+
+class RelationSpec(IRModel):
+    """A foreign key: rows of `child` point at one row of `parent` through `field`."""
+
+    name: Identifier
+    """A name for the link, e.g. `customer_orders`."""
+    child: Identifier
+    """Entity that holds the foreign key."""
+    field: Identifier
+    """A `ref` field of the child entity."""
+    parent: Identifier
+    """Entity whose key the field holds."""
+    cardinality: Literal["many_to_one", "one_to_one"] = "many_to_one"
+    """`many_to_one`: many children per parent; `one_to_one`: at most one child per parent."""
+    required: bool = True
+    """Whether every child row must point at a parent."""
+    description: str = ""
+    """What the link means."""
+
+
+class ParamSpec(IRModel):
+    """One argument of a domain action."""
+
+    name: Identifier
+    """Argument name."""
+    type: ParamType = "string"
+    """Argument type; for keys of rows set `ref` instead (the type is then string)."""
+    ref: Identifier | None = None
+    """The argument is the key of a row of this entity (its JSON type is string)."""
+    description: str = ""
+    """What the caller passes."""
+    required: bool = True
+    """Whether the caller must pass it."""
+    values: list[str] | None = None
+    """For `enum` arguments: the allowed values."""
+    minimum: float | None = None
+    """Smallest allowed number."""
+    maximum: float | None = None
+    """Largest allowed number."""
+    max_length: int | None = Field(default=None, gt=0)
+    """Longest allowed string."""
+
+
+class BindingSpec(IRModel):
+    """A row the action reads, found by key or by matching fields. Later expressions use its alias."""
+
+    name: Identifier
+    """Alias used in expressions, e.g. `order`."""
+    entity: Identifier
+    """Entity of the row."""
+    key: Expression | None = None
+    """Expression giving the row's key, e.g. `args.order_id`."""
+    match: dict[Identifier, Expression] | None = None
+    """Find the one row whose fields equal these expressions, e.g. `{order_id: order.order_id}`."""
+    optional: bool = False
+    """If no row is found, bind nothing (`alias is None`) instead of failing."""
+
+
+class ConditionSpec(IRModel):
+    """A precondition: the action fails with `error` unless `require` holds."""
+
+    require: Expression
+    """Must be true before any effect is applied."""
+    error: str
+    """What the caller is told when it does not hold."""
+
+
+class UpdateEffect(IRModel):
+    """Set fields of a bound row."""
+
+    update: Identifier
+    """Alias of the bound row."""
+    set: dict[Identifier, Expression] = Field(min_length=1)
+    """Field -> new value expression (evaluated before any of them is applied)."""
+
+
+class IncrementEffect(IRModel):
+    """Add to a numeric field of a bound row."""
+
+    increment: str = Field(pattern=r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+    """`alias.field` to add to."""
+    by: Expression
+    """Amount to add."""
+
+
+class DecrementEffect(IRModel):
+    """Subtract from a numeric field of a bound row."""
+
+    decrement: str = Field(pattern=r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+    """`alias.field` to subtract from."""
+    by: Expression
+    """Amount to subtract."""
+
+
+class InsertEffect(IRModel):
+    """Insert a new row; its key is generated. Later effects and `returns` use its alias."""
+
+    insert: Identifier
+    """Entity to insert into."""
+    alias: Identifier
+    """Name of the new row in later expressions."""
+    values: dict[Identifier, Expression] = Field(default_factory=dict)
+    """Field -> value expression; fields left out take their default or stay empty."""
+
+
+class DeleteEffect(IRModel):
+    """Delete a bound row, or every row of `delete` matching `where`."""
+
+    delete: Identifier
+    """Alias of a bound row, or an entity name when `where` is given."""
+    where: dict[Identifier, Expression] | None = None
+    """Delete all rows of the entity whose fields equal these expressions."""
+
+
+def _effect_kind(value: Any) -> str | None:
+    keys = value.keys() if isinstance(value, dict) else vars(value).keys()
+    for kind in ("update", "increment", "decrement", "insert", "delete"):
+        if kind in keys:
+            return kind
+    return None
+
+
+EffectSpec = Annotated[
+    Annotated[UpdateEffect, Tag("update")]
+    | Annotated[IncrementEffect, Tag("increment")]
+    | Annotated[DecrementEffect, Tag("decrement")]
+    | Annotated[InsertEffect, Tag("insert")]
+    | Annotated[DeleteEffect, Tag("delete")],
+    Discriminator(
+        _effect_kind,
+        custom_error_type="effect_kind",
+        custom_error_message="an effect needs one of the keys update, increment, decrement, insert, delete",
+    ),
+]
+"""One declarative change to the state. Effects run in order, in one transaction."""
+
+
+class ActionSpec(IRModel):
+    """A domain action: a WRITE tool with arguments, bound rows, preconditions and effects."""
+
+    name: Identifier
+    """Tool name, `verb_noun`, e.g. `cancel_order`."""
+    description: str
+    """What the action does, for the agent."""
+    entity: Identifier
+    """The entity the action is mainly about (groups it in UIs)."""
+    params: list[ParamSpec] = Field(default_factory=list)
+    """Arguments."""
+    bind: list[BindingSpec] = Field(default_factory=list)
+    """Rows read before the effects, in order; each may use earlier aliases."""
+    preconditions: list[ConditionSpec] = Field(default_factory=list)
+    """Checks that must hold; any failing one aborts the call with its error."""
+    effects: list[EffectSpec] = Field(min_length=1)
+    """Changes applied in order, atomically."""
+    returns: list[Identifier] = Field(default_factory=list)
+    """Aliases of rows returned to the caller after the effects (bound or inserted)."""
+
+
+class PolicySpec(IRModel):
+    """A business rule the agent is told and the runtime enforces.
+
+    Scope it to `actions` (checked before effects, with the action's aliases and `args`), or to an
+    `entity` (an invariant checked on every row of it the call inserted or changed, the row named by
+    the entity name).
+    """
+
+    id: Identifier
+    """Stable policy id."""
+    text: str
+    """The rule as the agent reads it."""
+    actions: list[Identifier] | None = None
+    """Actions this rule constrains."""
+    entity: Identifier | None = None
+    """Entity whose rows must satisfy the rule after every write."""
+    require: Expression
+    """Must hold, or the call is refused as a policy violation."""
+    error: str
+    """What the caller is told on a violation."""
+
+
+class PersonaSpec(IRModel):
+    """A kind of user who talks to the agent."""
+
+    name: Identifier
+    """Persona id."""
+    description: str
+    """Who they are and what they want."""
+    traits: list[str] = Field(default_factory=list)
+    """How they talk, e.g. `terse`, `impatient`, `detail-oriented`."""
+    knows: list[Identifier] = Field(default_factory=list)
+    """Fields of the person entity this user can state (e.g. `email`); they never know internal keys
+    unless listed."""
+
+
+class Blueprint(IRModel):
+    """A domain blueprint: everything envforge needs to build one environment."""
+
+    schema_version: Literal[1] = 1
+    """Version of this format."""
+    domain: Identifier
+    """Domain id, used in the environment id `envforge/<domain>-v<version>`."""
+    version: int = Field(default=0, ge=0)
+    """Environment version, bumped when tasks or tools change meaning."""
+    title: str
+    """Human title."""
+    description: str
+    """What the domain is, for people and for the agent."""
+    clock: datetime
+    """The environment's fixed current time: seed dates are relative to it and `now` evaluates to it."""
+    person: Identifier
+    """The entity at the centre of the entity graph: the user the agent serves."""
+    entities: list[EntitySpec] = Field(min_length=1)
+    """Entities (tables)."""
+    relations: list[RelationSpec] = Field(default_factory=list)
+    """Foreign keys between entities."""
+    actions: list[ActionSpec] = Field(default_factory=list)
+    """Domain actions (WRITE tools)."""
+    policies: list[PolicySpec] = Field(default_factory=list)
+    """Enforced rules, also rendered into the agent's policy."""
+    personas: list[PersonaSpec] = Field(default_factory=list)
+    """User personas."""
+    agent_instructions: str = ""
+    """Opening text of the agent's policy document."""
+
+    @property
+    def env_id(self) -> str:
+        return f"envforge/{self.domain}-v{self.version}"
+
+    def entity(self, name: str) -> EntitySpec:
+        for entity in self.entities:
+            if entity.name == name:
+                return entity
+        raise KeyError(name)

@@ -1,0 +1,281 @@
+"""Semantic checks of a blueprint: names resolve, keys are consistent, data can be seeded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import networkx as nx
+
+from envforge.errors import BlueprintError, did_you_mean
+from envforge.ir.blueprint import (
+    ActionSpec,
+    Blueprint,
+    DecrementEffect,
+    DeleteEffect,
+    EntitySpec,
+    IncrementEffect,
+    InsertEffect,
+    UpdateEffect,
+)
+from envforge.ir.expressions import ExpressionError, compile_expression
+from envforge.ir.locations import Locations, Path_, format_path
+
+NUMERIC_TYPES = frozenset({"integer", "number", "money"})
+CLOCK_NAMES = frozenset({"now", "today"})
+
+
+class _Checker:
+    def __init__(self, blueprint: Blueprint, locations: Locations) -> None:
+        self.blueprint = blueprint
+        self.locations = locations
+        self.entities = {entity.name: entity for entity in blueprint.entities}
+
+    def fail(self, path: Path_, message: str) -> BlueprintError:
+        return BlueprintError(
+            message, file=self.locations.file, line=self.locations.line(path), path=format_path(path)
+        )
+
+    def unique(self, names: Sequence[str], path: Path_, key: str, what: str) -> None:
+        seen: set[str] = set()
+        for index, name in enumerate(names):
+            if name in seen:
+                raise self.fail((*path, index, key), f"duplicate {what} '{name}'; give each {what} its own name")
+            seen.add(name)
+
+    def entity(self, name: str, path: Path_) -> EntitySpec:
+        entity = self.entities.get(name)
+        if entity is None:
+            hint = did_you_mean(name, self.entities) or f"; known entities: {', '.join(self.entities)}"
+            raise self.fail(path, f"unknown entity '{name}'{hint}")
+        return entity
+
+    def field(self, entity: EntitySpec, name: str, path: Path_) -> None:
+        names = [field.name for field in entity.fields]
+        if name not in names:
+            raise self.fail(path, f"entity '{entity.name}' has no field '{name}'{did_you_mean(name, names)}")
+
+    def expression(self, source: str, path: Path_, scope: dict[str, EntitySpec | None], params: Iterable[str]) -> None:
+        """Check that every name the expression reads exists. `scope` maps aliases to entities."""
+        try:
+            compiled = compile_expression(source)
+        except ExpressionError as exc:
+            raise self.fail(path, f"{exc}; see the expression language in blueprints/schema.json") from None
+        param_names = list(params)
+        for reference in compiled.references:
+            if reference.root == "args":
+                if reference.attr is None or reference.attr not in param_names:
+                    name = reference.attr or ""
+                    raise self.fail(path, f"no argument 'args.{name}'{did_you_mean(name, param_names)}")
+            elif reference.root in CLOCK_NAMES and reference.attr is None:
+                continue
+            elif reference.root in scope:
+                entity = scope[reference.root]
+                if reference.attr is not None and entity is not None:
+                    self.field(entity, reference.attr, path)
+            else:
+                known = [*scope, "args", *CLOCK_NAMES]
+                raise self.fail(path, f"unknown name '{reference.root}' in {source!r}{did_you_mean(reference.root, known)}")
+
+    def run(self) -> None:
+        blueprint = self.blueprint
+        self.unique([entity.name for entity in blueprint.entities], ("entities",), "name", "entity")
+        for index, entity in enumerate(blueprint.entities):
+            self.check_entity(entity, ("entities", index))
+        self.entity(blueprint.person, ("person",))
+        self.check_relations()
+        self.check_connected()
+        self.unique([action.name for action in blueprint.actions], ("actions",), "name", "action")
+        for index, action in enumerate(blueprint.actions):
+            self.check_action(action, ("actions", index))
+        self.check_policies()
+        self.check_personas()
+
+    def check_entity(self, entity: EntitySpec, path: Path_) -> None:
+        self.unique([field.name for field in entity.fields], (*path, "fields"), "name", "field")
+        keys = [field for field in entity.fields if field.type == "id"]
+        if len(keys) != 1:
+            raise self.fail((*path, "fields"), f"entity '{entity.name}' needs exactly one field of type 'id', has {len(keys)}")
+        for index, field in enumerate(entity.fields):
+            where = (*path, "fields", index)
+            if field.type == "enum" and not field.values:
+                raise self.fail(where, f"enum field '{field.name}' needs 'values'; list the allowed values")
+            generator = field.generator
+            if generator and generator.choices and generator.weights and len(generator.choices) != len(generator.weights):
+                raise self.fail((*where, "generator", "weights"), "weights must have one number per choice")
+
+    def check_relations(self) -> None:
+        blueprint = self.blueprint
+        self.unique([relation.name for relation in blueprint.relations], ("relations",), "name", "relation")
+        used: dict[tuple[str, str], str] = {}
+        required = nx.DiGraph()
+        for index, relation in enumerate(blueprint.relations):
+            path: Path_ = ("relations", index)
+            child = self.entity(relation.child, (*path, "child"))
+            self.entity(relation.parent, (*path, "parent"))
+            self.field(child, relation.field, (*path, "field"))
+            field = next(field for field in child.fields if field.name == relation.field)
+            if field.type != "ref":
+                raise self.fail((*path, "field"), f"field '{child.name}.{field.name}' is '{field.type}'; a foreign key field needs type 'ref'")
+            if (child.name, field.name) in used:
+                raise self.fail((*path, "field"), f"field '{child.name}.{field.name}' is already the key of relation '{used[(child.name, field.name)]}'")
+            used[(child.name, field.name)] = relation.name
+            if relation.required:
+                required.add_edge(relation.child, relation.parent, relation=index)
+        for entity_index, entity in enumerate(blueprint.entities):
+            for field_index, field in enumerate(entity.fields):
+                if field.type == "ref" and (entity.name, field.name) not in used:
+                    raise self.fail(
+                        ("entities", entity_index, "fields", field_index),
+                        f"ref field '{entity.name}.{field.name}' has no relation; add one under 'relations'",
+                    )
+        self.check_copies(used)
+        cycles = list(nx.simple_cycles(required))
+        if cycles:
+            cycle = min(cycles, key=lambda nodes: (len(nodes), nodes))
+            index = required.edges[cycle[0], cycle[1 % len(cycle)]]["relation"]
+            chain = " -> ".join([*cycle, cycle[0]])
+            raise self.fail(
+                ("relations", index),
+                f"required foreign keys form a cycle ({chain}), so no row can be inserted first; set 'required: false' on one of them",
+            )
+
+    def check_copies(self, used: dict[tuple[str, str], str]) -> None:
+        parents = {(r.child, r.field): r.parent for r in self.blueprint.relations}
+        for entity_index, entity in enumerate(self.blueprint.entities):
+            for field_index, field in enumerate(entity.fields):
+                generator = field.generator
+                if generator is None:
+                    continue
+                path: Path_ = ("entities", entity_index, "fields", field_index, "generator")
+                sources = [generator.faker, generator.choices, generator.range, generator.pattern, generator.copy_from]
+                if sum(source is not None for source in sources) != 1:
+                    raise self.fail(path, "a generator needs exactly one of faker, choices, range, pattern, copy_from")
+                if generator.copy_from is None:
+                    continue
+                ref_field, parent_field = generator.copy_from.split(".")
+                parent = parents.get((entity.name, ref_field))
+                if parent is None:
+                    refs = [name for (child, name) in used if child == entity.name]
+                    raise self.fail((*path, "copy_from"), f"'{ref_field}' is not a ref field of '{entity.name}'{did_you_mean(ref_field, refs)}")
+                self.field(self.entities[parent], parent_field, (*path, "copy_from"))
+
+    def check_connected(self) -> None:
+        graph = nx.Graph()
+        graph.add_nodes_from(self.entities)
+        graph.add_edges_from((relation.child, relation.parent) for relation in self.blueprint.relations)
+        reachable = nx.node_connected_component(graph, self.blueprint.person)
+        for index, entity in enumerate(self.blueprint.entities):
+            if entity.name not in reachable:
+                raise self.fail(
+                    ("entities", index),
+                    f"entity '{entity.name}' is not linked to the person entity '{self.blueprint.person}'; add a relation",
+                )
+
+    def check_action(self, action: ActionSpec, path: Path_) -> None:
+        self.entity(action.entity, (*path, "entity"))
+        self.unique([param.name for param in action.params], (*path, "params"), "name", "argument")
+        params = [param.name for param in action.params]
+        for index, param in enumerate(action.params):
+            if param.ref is not None:
+                self.entity(param.ref, (*path, "params", index, "ref"))
+            if param.type == "enum" and not param.values:
+                raise self.fail((*path, "params", index), f"enum argument '{param.name}' needs 'values'")
+        scope: dict[str, EntitySpec | None] = {}
+        for index, binding in enumerate(action.bind):
+            where = (*path, "bind", index)
+            if binding.name in scope or binding.name in ("args", *CLOCK_NAMES):
+                raise self.fail((*where, "name"), f"alias '{binding.name}' is already taken; rename it")
+            entity = self.entity(binding.entity, (*where, "entity"))
+            if (binding.key is None) == (binding.match is None):
+                raise self.fail(where, "a binding needs exactly one of 'key' or 'match'")
+            if binding.key is not None:
+                self.expression(binding.key, (*where, "key"), scope, params)
+            for name, source in (binding.match or {}).items():
+                self.field(entity, name, (*where, "match", name))
+                self.expression(source, (*where, "match", name), scope, params)
+            scope[binding.name] = entity
+        for index, condition in enumerate(action.preconditions):
+            self.expression(condition.require, (*path, "preconditions", index, "require"), scope, params)
+        for index, effect in enumerate(action.effects):
+            self.check_effect(effect, (*path, "effects", index), scope, params)
+        for index, alias in enumerate(action.returns):
+            if alias not in scope:
+                raise self.fail((*path, "returns", index), f"unknown alias '{alias}'{did_you_mean(alias, scope)}")
+
+    def alias(self, alias: str, path: Path_, scope: dict[str, EntitySpec | None]) -> EntitySpec:
+        entity = scope.get(alias)
+        if entity is None:
+            raise self.fail(path, f"unknown alias '{alias}'{did_you_mean(alias, scope)}; bind the row under 'bind' first")
+        return entity
+
+    def check_effect(self, effect: object, path: Path_, scope: dict[str, EntitySpec | None], params: list[str]) -> None:
+        if isinstance(effect, UpdateEffect):
+            entity = self.alias(effect.update, (*path, "update"), scope)
+            for name, source in effect.set.items():
+                self.field(entity, name, (*path, "set", name))
+                if _field_type(entity, name) == "id":
+                    raise self.fail((*path, "set", name), f"the key '{entity.name}.{name}' cannot be changed")
+                self.expression(source, (*path, "set", name), scope, params)
+        elif isinstance(effect, IncrementEffect | DecrementEffect):
+            target = effect.increment if isinstance(effect, IncrementEffect) else effect.decrement
+            kind = "increment" if isinstance(effect, IncrementEffect) else "decrement"
+            alias, name = target.split(".")
+            entity = self.alias(alias, (*path, kind), scope)
+            self.field(entity, name, (*path, kind))
+            if _field_type(entity, name) not in NUMERIC_TYPES:
+                raise self.fail((*path, kind), f"'{target}' is not numeric; {kind} needs an integer, number or money field")
+            self.expression(effect.by, (*path, "by"), scope, params)
+        elif isinstance(effect, InsertEffect):
+            entity = self.entity(effect.insert, (*path, "insert"))
+            if effect.alias in scope:
+                raise self.fail((*path, "alias"), f"alias '{effect.alias}' is already taken; rename it")
+            for name, source in effect.values.items():
+                self.field(entity, name, (*path, "values", name))
+                self.expression(source, (*path, "values", name), scope, params)
+            for field in entity.fields:
+                if field.type != "id" and not field.nullable and field.default is None and field.name not in effect.values:
+                    raise self.fail((*path, "values"), f"insert into '{entity.name}' must set '{field.name}' (not nullable, no default)")
+            scope[effect.alias] = entity
+        elif isinstance(effect, DeleteEffect):
+            if effect.where is None:
+                self.alias(effect.delete, (*path, "delete"), scope)
+            else:
+                entity = self.entity(effect.delete, (*path, "delete"))
+                for name, source in effect.where.items():
+                    self.field(entity, name, (*path, "where", name))
+                    self.expression(source, (*path, "where", name), scope, params)
+
+    def check_policies(self) -> None:
+        blueprint = self.blueprint
+        self.unique([policy.id for policy in blueprint.policies], ("policies",), "id", "policy")
+        actions = {action.name: action for action in blueprint.actions}
+        for index, policy in enumerate(blueprint.policies):
+            path: Path_ = ("policies", index)
+            if (policy.actions is None) == (policy.entity is None):
+                raise self.fail(path, "a policy needs exactly one of 'actions' (checked before effects) or 'entity' (an invariant)")
+            if policy.entity is not None:
+                entity = self.entity(policy.entity, (*path, "entity"))
+                self.expression(policy.require, (*path, "require"), {entity.name: entity}, [])
+                continue
+            for action_index, name in enumerate(policy.actions or []):
+                action = actions.get(name)
+                if action is None:
+                    raise self.fail((*path, "actions", action_index), f"unknown action '{name}'{did_you_mean(name, actions)}")
+                scope: dict[str, EntitySpec | None] = {b.name: self.entities[b.entity] for b in action.bind}
+                self.expression(policy.require, (*path, "require"), scope, [param.name for param in action.params])
+
+    def check_personas(self) -> None:
+        self.unique([persona.name for persona in self.blueprint.personas], ("personas",), "name", "persona")
+        person = self.entities[self.blueprint.person]
+        for index, persona in enumerate(self.blueprint.personas):
+            for known_index, name in enumerate(persona.knows):
+                self.field(person, name, ("personas", index, "knows", known_index))
+
+
+def _field_type(entity: EntitySpec, name: str) -> str:
+    return next(field.type for field in entity.fields if field.name == name)
+
+
+def check_blueprint(blueprint: Blueprint, locations: Locations | None = None) -> None:
+    """Raise BlueprintError on the first inconsistency, located in the source file."""
+    _Checker(blueprint, locations or Locations()).run()
