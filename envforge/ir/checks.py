@@ -85,7 +85,10 @@ class _Checker:
         self.check_relations()
         self.check_connected()
         self.unique([action.name for action in blueprint.actions], ("actions",), "name", "action")
+        reads = read_tool_names(blueprint)
         for index, action in enumerate(blueprint.actions):
+            if action.name in reads:
+                raise self.fail(("actions", index, "name"), f"'{action.name}' is also a derived READ tool of entity '{reads[action.name]}'; rename the action")
             self.check_action(action, ("actions", index))
         self.check_policies()
         self.check_personas()
@@ -270,6 +273,18 @@ class _Checker:
         for index, persona in enumerate(self.blueprint.personas):
             for known_index, name in enumerate(persona.knows):
                 self.field(person, name, ("personas", index, "knows", known_index))
+
+
+def read_tool_names(blueprint: Blueprint) -> dict[str, str]:
+    """Names of the READ tools derived from the entities -> their entity."""
+    names: dict[str, str] = {}
+    for entity in blueprint.entities:
+        names[f"get_{entity.name}"] = entity.name
+        names[f"list_{entity.plural or entity.name + 's'}"] = entity.name
+        for field in entity.fields:
+            if field.unique and field.searchable:
+                names[f"find_{entity.name}_by_{field.name}"] = entity.name
+    return names
 
 
 def _field_type(entity: EntitySpec, name: str) -> str:

@@ -1,0 +1,79 @@
+"""Tool declarations and the tool-dependency graph."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from envforge.ir.base import IRModel
+
+JSONSchema = dict[str, Any]
+
+
+class ToolSpec(IRModel):
+    """One tool an agent can call, in the form every front end (MCP, Gym, UIs) derives from."""
+
+    name: str
+    """`verb_noun` tool name."""
+    description: str
+    """What the tool does, for the agent."""
+    kind: Literal["read", "write"]
+    """READ tools never change state; WRITE tools apply a domain action."""
+    operation: Literal["get", "list", "find", "action"]
+    """How the runtime serves it: get by key, list with filters, find by a unique field, or an action."""
+    entity: str
+    """Entity the tool is about."""
+    parameters: JSONSchema
+    """JSON Schema of the arguments (an object schema; unknown arguments are refused)."""
+    returns: JSONSchema
+    """JSON Schema of a successful result."""
+    reads: list[str] = Field(default_factory=list)
+    """Entities the tool reads."""
+    writes: list[str] = Field(default_factory=list)
+    """Entities the tool may change."""
+    preconditions: list[str] = Field(default_factory=list)
+    """What must hold for the call to succeed, in words."""
+    policies: list[str] = Field(default_factory=list)
+    """Ids of policies the runtime enforces on this tool."""
+    filters: list[str] = Field(default_factory=list)
+    """For `list` and `find`: the fields the tool filters on."""
+    param_refs: dict[str, str] = Field(default_factory=dict)
+    """Argument -> entity whose key it holds."""
+    output_refs: dict[str, str] = Field(default_factory=dict)
+    """Output field path (e.g. `items[].order_id`) -> entity whose key it holds."""
+
+    def openai_tool(self) -> dict[str, Any]:
+        """The tool in OpenAI function-calling form."""
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+
+class ToolEdge(IRModel):
+    """An output of `source` can supply the argument `param` of `target`."""
+
+    source: str
+    target: str
+    param: str
+    """Argument of the target tool."""
+    output: str
+    """Output field path of the source tool."""
+    entity: str
+    """Entity whose key flows along the edge."""
+
+
+class ToolGraph(IRModel):
+    """All tools of an environment and their dependency edges."""
+
+    schema_version: Literal[1] = 1
+    domain: str
+    tools: list[ToolSpec]
+    edges: list[ToolEdge]
+
+    def tool(self, name: str) -> ToolSpec:
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        raise KeyError(name)

@@ -1,0 +1,255 @@
+"""Domain actions: bind rows, check preconditions and policies, apply effects in one transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from envforge.ir.blueprint import (
+    ActionSpec,
+    DecrementEffect,
+    DeleteEffect,
+    IncrementEffect,
+    InsertEffect,
+    UpdateEffect,
+)
+from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
+from envforge.runtime.environment import EntityRuntime, Environment
+from envforge.runtime.errors import ToolError, constraint_error
+
+Scope = dict[str, Any]
+Written = dict[str, set[str]]
+KEY_DIGITS = 6
+
+
+@dataclass(frozen=True)
+class Binding:
+    alias: str
+    entity: EntityRuntime
+    key: CompiledExpression | None
+    match: tuple[tuple[str, CompiledExpression], ...]
+    optional: bool
+    key_param: str | None
+    """The argument the key comes from, when it is plainly `args.<name>` (named in not-found errors)."""
+
+
+@dataclass(frozen=True)
+class Check:
+    require: CompiledExpression
+    error: str
+    policy: str | None = None
+
+
+@dataclass(frozen=True)
+class CompiledAction:
+    name: str
+    bindings: tuple[Binding, ...]
+    preconditions: tuple[Check, ...]
+    policies: tuple[Check, ...]
+    effects: tuple[Any, ...]
+    returns: tuple[tuple[str, EntityRuntime], ...]
+
+
+def compile_actions(env: Environment) -> dict[str, CompiledAction]:
+    """Compile every action of the environment once; sessions share the result."""
+    cached: dict[str, CompiledAction] | None = getattr(env, "_compiled_actions", None)
+    if cached is None:
+        cached = {action.name: _compile(env, action) for action in env.blueprint.actions}
+        object.__setattr__(env, "_compiled_actions", cached)
+    return cached
+
+
+def _compile(env: Environment, action: ActionSpec) -> CompiledAction:
+    bindings = []
+    aliases: dict[str, EntityRuntime] = {}
+    for spec in action.bind:
+        key_param = spec.key[5:] if spec.key and spec.key.startswith("args.") and spec.key[5:].isidentifier() else None
+        binding = Binding(
+            alias=spec.name,
+            entity=env.entities[spec.entity],
+            key=compile_expression(spec.key) if spec.key else None,
+            match=tuple((name, compile_expression(source)) for name, source in (spec.match or {}).items()),
+            optional=spec.optional,
+            key_param=key_param,
+        )
+        bindings.append(binding)
+        aliases[spec.name] = binding.entity
+    for effect in action.effects:
+        if isinstance(effect, InsertEffect):
+            aliases[effect.alias] = env.entities[effect.insert]
+    policies = tuple(
+        Check(compile_expression(policy.require), policy.error, policy.id)
+        for policy in env.blueprint.policies
+        if action.name in (policy.actions or [])
+    )
+    return CompiledAction(
+        name=action.name,
+        bindings=tuple(bindings),
+        preconditions=tuple(Check(compile_expression(c.require), c.error) for c in action.preconditions),
+        policies=policies,
+        effects=tuple(action.effects),
+        returns=tuple((alias, aliases[alias]) for alias in action.returns),
+    )
+
+
+class ActionRunner:
+    """Runs compiled actions against one session's connection."""
+
+    def __init__(self, env: Environment, connection: sqlite3.Connection, actions: dict[str, CompiledAction]) -> None:
+        self.env = env
+        self.connection = connection
+        self.actions = actions
+        self.clock = env.blueprint.clock.isoformat()
+        self.today = env.blueprint.clock.date().isoformat()
+        self.invariants: dict[str, tuple[Check, ...]] = {}
+        for policy in env.blueprint.policies:
+            if policy.entity is not None:
+                check = Check(compile_expression(policy.require), policy.error, policy.id)
+                self.invariants[policy.entity] = (*self.invariants.get(policy.entity, ()), check)
+
+    def handler(self, name: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        action = self.actions[name]
+        return lambda arguments: self.run(action, arguments)
+
+    def _evaluate(self, expression: CompiledExpression, scope: Scope) -> Any:
+        try:
+            return expression(scope)
+        except ExpressionError as exc:
+            raise ToolError("precondition_failed", f"the request does not fit the records: {exc}") from None
+
+    def _fetch(self, entity: EntityRuntime, key: Any) -> dict[str, Any] | None:
+        row = self.connection.execute(entity.statements.select_by_key, {entity.key: key}).fetchone()
+        return None if row is None else dict(row)
+
+    def _bind(self, binding: Binding, scope: Scope) -> dict[str, Any] | None:
+        entity = binding.entity
+        if binding.key is not None:
+            key = self._evaluate(binding.key, scope)
+            row = self._fetch(entity, key)
+            missing = f"no {entity.name} with {entity.key} '{key}'"
+        else:
+            values = {name: self._evaluate(expression, scope) for name, expression in binding.match}
+            fields = tuple(name for name, _ in binding.match)
+            found = self.connection.execute(entity.statements.select_match(fields), values).fetchone()
+            row = None if found is None else dict(found)
+            missing = f"no {entity.name} with " + ", ".join(f"{name} '{value}'" for name, value in values.items())
+        if row is None and not binding.optional:
+            raise ToolError("not_found", missing, field=binding.key_param)
+        return row
+
+    def run(self, action: CompiledAction, arguments: dict[str, Any]) -> dict[str, Any]:
+        scope: Scope = {"args": arguments, "now": self.clock, "today": self.today}
+        for binding in action.bindings:
+            scope[binding.alias] = self._bind(binding, scope)
+        for check in action.preconditions:
+            if not self._evaluate(check.require, scope):
+                raise ToolError("precondition_failed", check.error)
+        for check in action.policies:
+            if not self._evaluate(check.require, scope):
+                raise ToolError("policy_violation", check.error, policy=check.policy)
+        keys: dict[str, tuple[EntityRuntime, Any]] = {
+            binding.alias: (binding.entity, scope[binding.alias][binding.entity.key])
+            for binding in action.bindings
+            if scope[binding.alias] is not None
+        }
+        connection = self.connection
+        connection.execute("BEGIN")
+        try:
+            written: Written = {}
+            for effect in action.effects:
+                self._apply(effect, scope, keys, written)
+            self._check_invariants(written)
+            result = {}
+            for alias, entity in action.returns:
+                row = self._fetch(entity, keys[alias][1]) if alias in keys else None
+                result[alias] = _with_booleans(entity, row)
+            connection.execute("COMMIT")
+        except sqlite3.IntegrityError as exc:
+            connection.execute("ROLLBACK")
+            raise constraint_error(exc, action.name) from None
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        return result
+
+    def _apply(self, effect: Any, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written) -> None:
+        execute = self.connection.execute
+        if isinstance(effect, UpdateEffect):
+            entity, key = keys[effect.update]
+            values = {f"new_{name}": self._value(entity, name, source, scope) for name, source in effect.set.items()}
+            execute(entity.statements.update(tuple(effect.set)), {**values, entity.key: key})
+        elif isinstance(effect, IncrementEffect | DecrementEffect):
+            target = effect.increment if isinstance(effect, IncrementEffect) else effect.decrement
+            alias, name = target.split(".")
+            entity, key = keys[alias]
+            amount = self._evaluate(compile_expression(effect.by), scope)
+            if isinstance(effect, DecrementEffect):
+                amount = -amount
+            execute(entity.statements.add(name, name in entity.money_fields), {"amount": amount, entity.key: key})
+        elif isinstance(effect, InsertEffect):
+            entity = self.env.entities[effect.insert]
+            row = self._new_row(entity, effect, scope)
+            execute(entity.statements.insert, row)
+            scope[effect.alias] = row
+            keys[effect.alias] = (entity, row[entity.key])
+        elif isinstance(effect, DeleteEffect):
+            self._delete(effect, scope, keys, written)
+            return
+        written.setdefault(entity.name, set()).add(key if not isinstance(effect, InsertEffect) else row[entity.key])
+
+    def _delete(self, effect: DeleteEffect, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written) -> None:
+        if effect.where is None:
+            entity, key = keys[effect.delete]
+            doomed = [key]
+        else:
+            entity = self.env.entities[effect.delete]
+            values = {name: self._evaluate(compile_expression(source), scope) for name, source in effect.where.items()}
+            doomed = [row[0] for row in self.connection.execute(entity.statements.keys_where(tuple(effect.where)), values)]
+        for key in doomed:
+            self.connection.execute(entity.statements.delete_by_key, {entity.key: key})
+        written.setdefault(entity.name, set()).update(doomed)
+
+    def _value(self, entity: EntityRuntime, field: str, source: str, scope: Scope) -> Any:
+        value = self._evaluate(compile_expression(source), scope)
+        if field in entity.money_fields and isinstance(value, int | float):
+            return round(float(value), 2)
+        return value
+
+    def _new_row(self, entity: EntityRuntime, effect: InsertEffect, scope: Scope) -> dict[str, Any]:
+        spec = self.env.blueprint.entity(entity.name)
+        row: dict[str, Any] = {field.name: field.default for field in spec.fields}
+        for name, source in effect.values.items():
+            row[name] = self._value(entity, name, source, scope)
+        row[entity.key] = self._next_key(entity)
+        return row
+
+    def _next_key(self, entity: EntityRuntime) -> str:
+        # Keys are PREFIX-NNNNNN; the next one follows the largest, so replays give identical keys.
+        largest = self.connection.execute(entity.statements.max_key).fetchone()[0]
+        digits = str(largest).rpartition("-")[2] if largest else ""
+        number = int(digits) + 1 if digits.isdigit() else 1
+        return f"{entity.prefix}-{number:0{KEY_DIGITS}d}"
+
+    def _check_invariants(self, written: Written) -> None:
+        for name, keys in written.items():
+            checks = self.invariants.get(name)
+            if not checks:
+                continue
+            entity = self.env.entities[name]
+            for key in sorted(keys):
+                row = self._fetch(entity, key)
+                if row is None:
+                    continue
+                for check in checks:
+                    if not self._evaluate(check.require, {name: row, "now": self.clock, "today": self.today}):
+                        raise ToolError("policy_violation", check.error, policy=check.policy)
+
+
+def _with_booleans(entity: EntityRuntime, row: dict[str, Any] | None) -> dict[str, Any] | None:
+    if row is not None:
+        for name in entity.boolean_fields:
+            if row[name] is not None:
+                row[name] = bool(row[name])
+    return row

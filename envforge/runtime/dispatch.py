@@ -1,0 +1,113 @@
+"""Tool dispatch: validate arguments, then serve a READ query or run a domain action."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from jsonschema import ValidationError
+from jsonschema.exceptions import best_match
+
+from envforge.runtime.actions import ActionRunner, compile_actions
+from envforge.runtime.environment import Environment, EntityRuntime
+from envforge.runtime.errors import ToolError
+from envforge.runtime.statements import like_pattern
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+LIST_LIMIT_DEFAULT = 20
+
+
+def row_dict(runtime: EntityRuntime, row: sqlite3.Row) -> dict[str, Any]:
+    result = dict(row)
+    for name in runtime.boolean_fields:
+        if result[name] is not None:
+            result[name] = bool(result[name])
+    return result
+
+
+def _argument_error(tool: str, error: ValidationError) -> ToolError:
+    path = ".".join(str(part) for part in error.absolute_path)
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        allowed = ", ".join(error.schema.get("properties", {})) or "none"
+        return ToolError("invalid_arguments", f"unknown argument(s) {', '.join(extra)}; allowed: {allowed}", tool=tool, field=extra[0] if extra else None)
+    if error.validator == "required":
+        return ToolError("invalid_arguments", f"missing argument: {error.message.split(chr(39))[1]}", tool=tool, field=error.message.split("'")[1])
+    where = f"argument '{path}'" if path else "arguments"
+    return ToolError("invalid_arguments", f"{where}: {error.message}", tool=tool, field=path or None)
+
+
+class Dispatcher:
+    """Serves every tool of an environment against one connection."""
+
+    def __init__(self, env: Environment, connection: sqlite3.Connection) -> None:
+        self.env = env
+        self.connection = connection
+        self.actions = ActionRunner(env, connection, compile_actions(env))
+        self.handlers: dict[str, Handler] = {}
+        for tool in env.toolgraph.tools:
+            runtime = env.entities[tool.entity]
+            if tool.operation == "get":
+                self.handlers[tool.name] = self._get(tool.name, runtime)
+            elif tool.operation == "find":
+                self.handlers[tool.name] = self._find(tool.name, runtime, tool.filters[0])
+            elif tool.operation == "list":
+                self.handlers[tool.name] = self._list(runtime)
+            else:
+                self.handlers[tool.name] = self.actions.handler(tool.name)
+
+    def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        handler = self.handlers.get(name)
+        if handler is None:
+            from envforge.errors import did_you_mean
+
+            raise ToolError("unknown_tool", f"no tool named '{name}'{did_you_mean(name, self.handlers)}", tool=name)
+        if not isinstance(arguments, dict):
+            raise ToolError("invalid_arguments", "arguments must be a JSON object", tool=name)
+        validator = self.env.validators[name]
+        if not validator.is_valid(arguments):
+            error = best_match(validator.iter_errors(arguments))
+            raise _argument_error(name, error) if error is not None else ToolError("invalid_arguments", "invalid arguments", tool=name)
+        try:
+            return handler(arguments)
+        except ToolError as error:
+            error.tool = name
+            raise
+
+    def _get(self, tool: str, runtime: EntityRuntime) -> Handler:
+        statement = runtime.statements.select_by_key
+
+        def get(arguments: dict[str, Any]) -> dict[str, Any]:
+            row = self.connection.execute(statement, arguments).fetchone()
+            if row is None:
+                raise ToolError("not_found", f"no {runtime.name} with {runtime.key} '{arguments[runtime.key]}'", field=runtime.key)
+            return row_dict(runtime, row)
+
+        return get
+
+    def _find(self, tool: str, runtime: EntityRuntime, field: str) -> Handler:
+        statement = runtime.statements.find(field)
+
+        def find(arguments: dict[str, Any]) -> dict[str, Any]:
+            row = self.connection.execute(statement, arguments).fetchone()
+            if row is None:
+                raise ToolError("not_found", f"no {runtime.name} with {field} '{arguments[field]}'", field=field)
+            return row_dict(runtime, row)
+
+        return find
+
+    def _list(self, runtime: EntityRuntime) -> Handler:
+        text = runtime.statements.text_fields
+
+        def listing(arguments: dict[str, Any]) -> dict[str, Any]:
+            filters = tuple(sorted(name for name in arguments if name not in ("limit", "offset")))
+            count_sql, page_sql = runtime.statements.listing(filters)
+            params = {name: like_pattern(arguments[name]) if name in text else arguments[name] for name in filters}
+            total = self.connection.execute(count_sql, params).fetchone()[0]
+            params["limit"] = arguments.get("limit", LIST_LIMIT_DEFAULT)
+            params["offset"] = arguments.get("offset", 0)
+            items = [row_dict(runtime, row) for row in self.connection.execute(page_sql, params)]
+            return {"items": items, "total": total}
+
+        return listing

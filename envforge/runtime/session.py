@@ -1,0 +1,60 @@
+"""One isolated state: an in-memory SQLite database reset from the template's bytes."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from envforge.hashing import canonical_json, hash_bytes
+from envforge.runtime.dispatch import Dispatcher
+from envforge.runtime.environment import Environment
+from envforge.runtime.errors import ToolError
+
+
+class Session:
+    """An episode's private state. Calls never leak into other sessions or the template."""
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self.connection = self._open()
+        self.dispatcher = Dispatcher(env, self.connection)
+
+    def _open(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        connection.deserialize(self.env.template)
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.row_factory = sqlite3.Row
+        return connection
+
+    def reset(self, state: bytes | None = None) -> None:
+        """Return to the template state (or to `state`, a snapshot from `snapshot()`)."""
+        self.connection.deserialize(state if state is not None else self.env.template)
+        self.connection.execute("PRAGMA foreign_keys = ON")
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def call(self, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Call a tool; returns its result or raises ToolError (state unchanged on error)."""
+        return self.dispatcher.call(tool, arguments if arguments is not None else {})
+
+    def call_tool(self, tool: str, arguments: dict[str, Any] | None = None) -> tuple[bool, dict[str, Any]]:
+        """Call a tool; returns (ok, result or `{"error": {...}}`). Never raises for a bad call."""
+        try:
+            return True, self.call(tool, arguments)
+        except ToolError as error:
+            return False, error.to_dict()
+
+    def snapshot(self) -> bytes:
+        """The current state as SQLite database bytes."""
+        return self.connection.serialize()
+
+    def rows(self, entity: str) -> list[dict[str, Any]]:
+        """Every row of an entity, ordered by key."""
+        runtime = self.env.entities[entity]
+        return [dict(row) for row in self.connection.execute(runtime.statements.select_all)]
+
+    def state_hash(self) -> str:
+        """A hash of the content (not the bytes) of every table: equal states hash equal."""
+        tables = {name: [list(row) for row in self.connection.execute(runtime.statements.select_all)] for name, runtime in sorted(self.env.entities.items())}
+        return hash_bytes(canonical_json(tables).encode())

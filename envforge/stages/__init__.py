@@ -1,0 +1,1 @@
+"""Pipeline stages. A stage never imports another stage; they meet only through artifacts."""

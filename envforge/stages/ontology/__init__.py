@@ -1,0 +1,1 @@
+"""Stage `ontology`: the resolved, person-centric entity graph."""

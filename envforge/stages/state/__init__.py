@@ -1,0 +1,1 @@
+"""Stage `state`: the SQLite schema derived from the ontology, filled with seeded data."""

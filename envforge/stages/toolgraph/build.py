@@ -1,0 +1,201 @@
+"""Derive every tool of an environment and the edges between them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envforge.ir.blueprint import (
+    ActionSpec,
+    Blueprint,
+    DecrementEffect,
+    DeleteEffect,
+    IncrementEffect,
+    InsertEffect,
+    UpdateEffect,
+)
+from envforge.ir.jsonschema_types import value_schema
+from envforge.ir.ontology import Ontology, OntologyEntity
+from envforge.ir.toolspec import JSONSchema, ToolEdge, ToolGraph, ToolSpec
+
+LIST_LIMIT_MAX = 100
+LIST_LIMIT_DEFAULT = 20
+
+
+def _object(properties: dict[str, Any], required: list[str]) -> JSONSchema:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def row_schema(entity: OntologyEntity, relations: dict[str, bool]) -> JSONSchema:
+    """A row as tools return it. `relations` maps ref fields to whether they are required."""
+    properties = {
+        field.name: value_schema(field, nullable=field.nullable or relations.get(field.name) is False)
+        for field in entity.fields
+    }
+    return _object(properties, [field.name for field in entity.fields])
+
+
+class _Deriver:
+    def __init__(self, blueprint: Blueprint, ontology: Ontology) -> None:
+        self.blueprint = blueprint
+        self.ontology = ontology
+        self.parents: dict[str, dict[str, str]] = {entity.name: {} for entity in ontology.entities}
+        self.required: dict[str, dict[str, bool]] = {entity.name: {} for entity in ontology.entities}
+        for relation in ontology.relations:
+            self.parents[relation.child][relation.field] = relation.parent
+            self.required[relation.child][relation.field] = relation.required
+
+    def rows(self, entity: OntologyEntity) -> JSONSchema:
+        return row_schema(entity, self.required[entity.name])
+
+    def row_refs(self, entity: OntologyEntity, prefix: str) -> dict[str, str]:
+        refs = {f"{prefix}{entity.key}": entity.name}
+        refs.update({f"{prefix}{field}": parent for field, parent in self.parents[entity.name].items()})
+        return refs
+
+    def get_tool(self, entity: OntologyEntity) -> ToolSpec:
+        key = {"type": "string", "description": f"The {entity.name}'s {entity.key}."}
+        return ToolSpec(
+            name=f"get_{entity.name}",
+            description=f"Get one {entity.name} by its {entity.key}. {entity.description}",
+            kind="read",
+            operation="get",
+            entity=entity.name,
+            parameters=_object({entity.key: key}, [entity.key]),
+            returns=self.rows(entity),
+            reads=[entity.name],
+            filters=[entity.key],
+            param_refs={entity.key: entity.name},
+            output_refs=self.row_refs(entity, ""),
+        )
+
+    def list_tool(self, entity: OntologyEntity) -> ToolSpec:
+        filters = [f for f in entity.fields if f.searchable or f.type == "ref"]
+        properties: dict[str, Any] = {}
+        for field in filters:
+            schema = value_schema(field)
+            if field.type in ("string", "text"):
+                schema["description"] = f"{field.description} Matches case-insensitively on part of the value.".strip()
+            properties[field.name] = schema
+        properties["limit"] = {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": LIST_LIMIT_MAX,
+            "default": LIST_LIMIT_DEFAULT,
+            "description": "Most items to return.",
+        }
+        properties["offset"] = {"type": "integer", "minimum": 0, "default": 0, "description": "Items to skip."}
+        names = ", ".join(field.name for field in filters) or "nothing"
+        return ToolSpec(
+            name=f"list_{entity.plural}",
+            description=(
+                f"List {entity.plural} filtered by any of: {names}; all filters must match. "
+                f"Returns the matching items (at most `limit`, ordered by {entity.key}) and their total count."
+            ),
+            kind="read",
+            operation="list",
+            entity=entity.name,
+            parameters=_object(properties, []),
+            returns=_object({"items": {"type": "array", "items": self.rows(entity)}, "total": {"type": "integer"}}, ["items", "total"]),
+            reads=[entity.name],
+            filters=[field.name for field in filters],
+            param_refs={field.name: self.parents[entity.name][field.name] for field in filters if field.type == "ref"},
+            output_refs=self.row_refs(entity, "items[]."),
+        )
+
+    def find_tools(self, entity: OntologyEntity) -> list[ToolSpec]:
+        tools = []
+        for field in entity.fields:
+            if not (field.unique and field.searchable):
+                continue
+            schema = value_schema(field)
+            schema["description"] = f"The exact {field.name} (case-insensitive)."
+            tools.append(
+                ToolSpec(
+                    name=f"find_{entity.name}_by_{field.name}",
+                    description=f"Find the {entity.name} whose {field.name} is exactly the given value.",
+                    kind="read",
+                    operation="find",
+                    entity=entity.name,
+                    parameters=_object({field.name: schema}, [field.name]),
+                    returns=self.rows(entity),
+                    reads=[entity.name],
+                    filters=[field.name],
+                    output_refs=self.row_refs(entity, ""),
+                )
+            )
+        return tools
+
+    def action_tool(self, action: ActionSpec) -> ToolSpec:
+        aliases = {binding.name: binding.entity for binding in action.bind}
+        writes: list[str] = []
+        for effect in action.effects:
+            if isinstance(effect, InsertEffect):
+                aliases[effect.alias] = effect.insert
+                target = effect.insert
+            elif isinstance(effect, UpdateEffect):
+                target = aliases[effect.update]
+            elif isinstance(effect, IncrementEffect):
+                target = aliases[effect.increment.split(".")[0]]
+            elif isinstance(effect, DecrementEffect):
+                target = aliases[effect.decrement.split(".")[0]]
+            elif isinstance(effect, DeleteEffect):
+                target = effect.delete if effect.where is not None else aliases[effect.delete]
+            if target not in writes:
+                writes.append(target)
+        properties = {param.name: value_schema(param) for param in action.params}
+        for param in action.params:
+            if param.ref:
+                entity = self.ontology.entity(param.ref)
+                properties[param.name].setdefault("description", f"The {entity.name}'s {entity.key}.")
+        returns = {alias: self.rows(self.ontology.entity(aliases[alias])) for alias in action.returns}
+        output_refs: dict[str, str] = {}
+        for alias in action.returns:
+            output_refs.update(self.row_refs(self.ontology.entity(aliases[alias]), f"{alias}."))
+        policies = [
+            policy.id
+            for policy in self.blueprint.policies
+            if action.name in (policy.actions or []) or (policy.entity is not None and policy.entity in writes)
+        ]
+        reads = list(dict.fromkeys(binding.entity for binding in action.bind))
+        return ToolSpec(
+            name=action.name,
+            description=action.description,
+            kind="write",
+            operation="action",
+            entity=action.entity,
+            parameters=_object(properties, [param.name for param in action.params if param.required]),
+            returns=_object(returns, list(returns)),
+            reads=reads,
+            writes=writes,
+            preconditions=[condition.error for condition in action.preconditions],
+            policies=policies,
+            param_refs={param.name: param.ref for param in action.params if param.ref},
+            output_refs=output_refs,
+        )
+
+
+def _edges(tools: list[ToolSpec]) -> list[ToolEdge]:
+    edges = []
+    for source in tools:
+        for output, entity in source.output_refs.items():
+            for target in tools:
+                if target.name == source.name:
+                    continue
+                for param, wanted in target.param_refs.items():
+                    if wanted == entity:
+                        edges.append(ToolEdge(source=source.name, target=target.name, param=param, output=output, entity=entity))
+    unique: dict[tuple[str, str, str], ToolEdge] = {}
+    for edge in edges:
+        unique.setdefault((edge.source, edge.target, edge.param), edge)
+    return list(unique.values())
+
+
+def build_toolgraph(blueprint: Blueprint, ontology: Ontology) -> ToolGraph:
+    deriver = _Deriver(blueprint, ontology)
+    tools: list[ToolSpec] = []
+    for entity in sorted(ontology.entities, key=lambda entity: (entity.distance, entity.name)):
+        tools.append(deriver.get_tool(entity))
+        tools.append(deriver.list_tool(entity))
+        tools.extend(deriver.find_tools(entity))
+    tools.extend(deriver.action_tool(action) for action in blueprint.actions)
+    return ToolGraph(domain=blueprint.domain, tools=tools, edges=_edges(tools))
