@@ -1,0 +1,14 @@
+"""The one declaration of the generation DAG. New stages (tasks, verifiers, apps) register here."""
+
+from __future__ import annotations
+
+from envforge.pipeline.dag import Stage, build_dag
+from envforge.stages.ontology.stage import STAGE as ONTOLOGY
+from envforge.stages.package.stage import STAGE as PACKAGE
+from envforge.stages.state.stage import STAGE as STATE
+from envforge.stages.toolgraph.stage import STAGE as TOOLGRAPH
+
+ROOT = "blueprint"
+"""The root artifact: the validated blueprint, made by the runner from the source file."""
+
+STAGES: list[Stage] = build_dag([ONTOLOGY, TOOLGRAPH, STATE, PACKAGE], roots=(ROOT,))

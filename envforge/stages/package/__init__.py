@@ -1,0 +1,1 @@
+"""Stage `package`: assemble the environment package from the other stages' artifacts."""
