@@ -31,9 +31,7 @@ class _Checker:
         self.entities = {entity.name: entity for entity in blueprint.entities}
 
     def fail(self, path: Path_, message: str) -> BlueprintError:
-        return BlueprintError(
-            message, file=self.locations.file, line=self.locations.line(path), path=format_path(path)
-        )
+        return BlueprintError(message, file=self.locations.file, line=self.locations.line(path), path=format_path(path))
 
     def unique(self, names: Sequence[str], path: Path_, key: str, what: str) -> None:
         seen: set[str] = set()
@@ -74,7 +72,10 @@ class _Checker:
                     self.field(entity, reference.attr, path)
             else:
                 known = [*scope, "args", *CLOCK_NAMES]
-                raise self.fail(path, f"unknown name '{reference.root}' in {source!r}{did_you_mean(reference.root, known)}")
+                raise self.fail(
+                    path,
+                    f"unknown name '{reference.root}' in {source!r}{did_you_mean(reference.root, known)}",
+                )
 
     def run(self) -> None:
         blueprint = self.blueprint
@@ -88,7 +89,10 @@ class _Checker:
         reads = read_tool_names(blueprint)
         for index, action in enumerate(blueprint.actions):
             if action.name in reads:
-                raise self.fail(("actions", index, "name"), f"'{action.name}' is also a derived READ tool of entity '{reads[action.name]}'; rename the action")
+                raise self.fail(
+                    ("actions", index, "name"),
+                    f"'{action.name}' is also a derived READ tool of entity '{reads[action.name]}'; rename the action",
+                )
             self.check_action(action, ("actions", index))
         self.check_policies()
         self.check_personas()
@@ -97,13 +101,21 @@ class _Checker:
         self.unique([field.name for field in entity.fields], (*path, "fields"), "name", "field")
         keys = [field for field in entity.fields if field.type == "id"]
         if len(keys) != 1:
-            raise self.fail((*path, "fields"), f"entity '{entity.name}' needs exactly one field of type 'id', has {len(keys)}")
+            raise self.fail(
+                (*path, "fields"),
+                f"entity '{entity.name}' needs exactly one field of type 'id', has {len(keys)}",
+            )
         for index, field in enumerate(entity.fields):
             where = (*path, "fields", index)
             if field.type == "enum" and not field.values:
                 raise self.fail(where, f"enum field '{field.name}' needs 'values'; list the allowed values")
             generator = field.generator
-            if generator and generator.choices and generator.weights and len(generator.choices) != len(generator.weights):
+            if (
+                generator
+                and generator.choices
+                and generator.weights
+                and len(generator.choices) != len(generator.weights)
+            ):
                 raise self.fail((*where, "generator", "weights"), "weights must have one number per choice")
 
     def check_relations(self) -> None:
@@ -118,9 +130,15 @@ class _Checker:
             self.field(child, relation.field, (*path, "field"))
             field = next(field for field in child.fields if field.name == relation.field)
             if field.type != "ref":
-                raise self.fail((*path, "field"), f"field '{child.name}.{field.name}' is '{field.type}'; a foreign key field needs type 'ref'")
+                raise self.fail(
+                    (*path, "field"),
+                    f"field '{child.name}.{field.name}' is '{field.type}'; a foreign key field needs type 'ref'",
+                )
             if (child.name, field.name) in used:
-                raise self.fail((*path, "field"), f"field '{child.name}.{field.name}' is already the key of relation '{used[(child.name, field.name)]}'")
+                raise self.fail(
+                    (*path, "field"),
+                    f"field '{child.name}.{field.name}' is already the key of relation '{used[(child.name, field.name)]}'",
+                )
             used[(child.name, field.name)] = relation.name
             if relation.required:
                 required.add_edge(relation.child, relation.parent, relation=index)
@@ -150,7 +168,13 @@ class _Checker:
                 if generator is None:
                     continue
                 path: Path_ = ("entities", entity_index, "fields", field_index, "generator")
-                sources = [generator.faker, generator.choices, generator.range, generator.pattern, generator.copy_from]
+                sources = [
+                    generator.faker,
+                    generator.choices,
+                    generator.range,
+                    generator.pattern,
+                    generator.copy_from,
+                ]
                 if sum(source is not None for source in sources) != 1:
                     raise self.fail(path, "a generator needs exactly one of faker, choices, range, pattern, copy_from")
                 if generator.copy_from is None:
@@ -159,7 +183,10 @@ class _Checker:
                 parent = parents.get((entity.name, ref_field))
                 if parent is None:
                     refs = [name for (child, name) in used if child == entity.name]
-                    raise self.fail((*path, "copy_from"), f"'{ref_field}' is not a ref field of '{entity.name}'{did_you_mean(ref_field, refs)}")
+                    raise self.fail(
+                        (*path, "copy_from"),
+                        f"'{ref_field}' is not a ref field of '{entity.name}'{did_you_mean(ref_field, refs)}",
+                    )
                 self.field(self.entities[parent], parent_field, (*path, "copy_from"))
 
     def check_connected(self) -> None:
@@ -208,7 +235,9 @@ class _Checker:
     def alias(self, alias: str, path: Path_, scope: dict[str, EntitySpec | None]) -> EntitySpec:
         entity = scope.get(alias)
         if entity is None:
-            raise self.fail(path, f"unknown alias '{alias}'{did_you_mean(alias, scope)}; bind the row under 'bind' first")
+            raise self.fail(
+                path, f"unknown alias '{alias}'{did_you_mean(alias, scope)}; bind the row under 'bind' first"
+            )
         return entity
 
     def check_effect(self, effect: object, path: Path_, scope: dict[str, EntitySpec | None], params: list[str]) -> None:
@@ -226,7 +255,10 @@ class _Checker:
             entity = self.alias(alias, (*path, kind), scope)
             self.field(entity, name, (*path, kind))
             if _field_type(entity, name) not in NUMERIC_TYPES:
-                raise self.fail((*path, kind), f"'{target}' is not numeric; {kind} needs an integer, number or money field")
+                raise self.fail(
+                    (*path, kind),
+                    f"'{target}' is not numeric; {kind} needs an integer, number or money field",
+                )
             self.expression(effect.by, (*path, "by"), scope, params)
         elif isinstance(effect, InsertEffect):
             entity = self.entity(effect.insert, (*path, "insert"))
@@ -236,8 +268,16 @@ class _Checker:
                 self.field(entity, name, (*path, "values", name))
                 self.expression(source, (*path, "values", name), scope, params)
             for field in entity.fields:
-                if field.type != "id" and not field.nullable and field.default is None and field.name not in effect.values:
-                    raise self.fail((*path, "values"), f"insert into '{entity.name}' must set '{field.name}' (not nullable, no default)")
+                if (
+                    field.type != "id"
+                    and not field.nullable
+                    and field.default is None
+                    and field.name not in effect.values
+                ):
+                    raise self.fail(
+                        (*path, "values"),
+                        f"insert into '{entity.name}' must set '{field.name}' (not nullable, no default)",
+                    )
             scope[effect.alias] = entity
         elif isinstance(effect, DeleteEffect):
             if effect.where is None:
@@ -255,7 +295,10 @@ class _Checker:
         for index, policy in enumerate(blueprint.policies):
             path: Path_ = ("policies", index)
             if (policy.actions is None) == (policy.entity is None):
-                raise self.fail(path, "a policy needs exactly one of 'actions' (checked before effects) or 'entity' (an invariant)")
+                raise self.fail(
+                    path,
+                    "a policy needs exactly one of 'actions' (checked before effects) or 'entity' (an invariant)",
+                )
             if policy.entity is not None:
                 entity = self.entity(policy.entity, (*path, "entity"))
                 self.expression(policy.require, (*path, "require"), {entity.name: entity}, [])
@@ -263,7 +306,10 @@ class _Checker:
             for action_index, name in enumerate(policy.actions or []):
                 action = actions.get(name)
                 if action is None:
-                    raise self.fail((*path, "actions", action_index), f"unknown action '{name}'{did_you_mean(name, actions)}")
+                    raise self.fail(
+                        (*path, "actions", action_index),
+                        f"unknown action '{name}'{did_you_mean(name, actions)}",
+                    )
                 scope: dict[str, EntitySpec | None] = {b.name: self.entities[b.entity] for b in action.bind}
                 self.expression(policy.require, (*path, "require"), scope, [param.name for param in action.params])
 

@@ -22,7 +22,7 @@ def _construct(node: yaml.Node, path: Path_, lines: dict[Path_, int], constructo
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = constructor.construct_object(key_node)  # type: ignore[no-untyped-call]
+            key = constructor.construct_object(key_node)
             if key in result:
                 raise BlueprintError(
                     f"duplicate key '{key}'; remove one of them",
@@ -34,7 +34,7 @@ def _construct(node: yaml.Node, path: Path_, lines: dict[Path_, int], constructo
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_construct(item, (*path, index), lines, constructor) for index, item in enumerate(node.value)]
-    return constructor.construct_object(node)  # type: ignore[no-untyped-call]
+    return constructor.construct_object(node)
 
 
 def parse_yaml(text: str, file: str) -> tuple[Any, Locations]:
@@ -133,6 +133,8 @@ def load_blueprint(path: Path) -> Blueprint:
         raise BlueprintError(
             "no such file; pass a path to a blueprint YAML or a shipped name such as 'retail'", file=str(path)
         ) from None
-    except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:
-        raise BlueprintError(f"cannot read the blueprint: {exc.strerror or exc}", file=str(path)) from None
+    except (IsADirectoryError, PermissionError) as exc:
+        raise BlueprintError(f"cannot read the blueprint: {exc.strerror}", file=str(path)) from None
+    except UnicodeDecodeError:
+        raise BlueprintError("not UTF-8 text; save the blueprint as UTF-8", file=str(path)) from None
     return load_blueprint_text(text, str(path))

@@ -56,9 +56,16 @@ class Ontology(IRModel):
             "directed": True,
             "multigraph": True,
             "graph": {"domain": self.domain, "person": self.person},
-            "nodes": [{"id": entity.name, **entity.model_dump(mode="json", exclude={"name"})} for entity in self.entities],
+            "nodes": [
+                {"id": entity.name, **entity.model_dump(mode="json", exclude={"name"})} for entity in self.entities
+            ],
             "links": [
-                {"source": relation.child, "target": relation.parent, "key": relation.name, **relation.model_dump(mode="json")}
+                {
+                    "source": relation.child,
+                    "target": relation.parent,
+                    "key": relation.name,
+                    **relation.model_dump(mode="json"),
+                }
                 for relation in self.relations
             ],
         }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import (
     Boolean,
     CheckConstraint,
@@ -16,11 +18,12 @@ from sqlalchemy import (
     column,
     func,
 )
+from sqlalchemy.sql.elements import ColumnClause
 from sqlalchemy.types import TypeEngine
 
 from envforge.ir.blueprint import Blueprint, EntitySpec, FieldSpec
 
-_TYPES: dict[str, type[TypeEngine[object]]] = {
+_TYPES: dict[str, type[TypeEngine[Any]]] = {
     "id": String,
     "ref": String,
     "string": String,
@@ -40,7 +43,7 @@ def key_field(entity: EntitySpec) -> FieldSpec:
 
 
 def _constraints(entity: EntitySpec, field: FieldSpec) -> list[CheckConstraint]:
-    value = column(field.name)
+    value: ColumnClause[Any] = column(field.name)
     checks = []
     if field.values:
         checks.append(CheckConstraint(value.in_(field.values), name=f"ck_{entity.name}_{field.name}_values"))
@@ -49,7 +52,9 @@ def _constraints(entity: EntitySpec, field: FieldSpec) -> list[CheckConstraint]:
     if field.maximum is not None:
         checks.append(CheckConstraint(value <= field.maximum, name=f"ck_{entity.name}_{field.name}_max"))
     if field.max_length is not None:
-        checks.append(CheckConstraint(func.length(value) <= field.max_length, name=f"ck_{entity.name}_{field.name}_len"))
+        checks.append(
+            CheckConstraint(func.length(value) <= field.max_length, name=f"ck_{entity.name}_{field.name}_len")
+        )
     return checks
 
 

@@ -59,13 +59,18 @@ class OntologyArtifact(Artifact):
     @classmethod
     def from_files(cls, files: dict[str, bytes]) -> Self:
         data = json.loads(files["ontology.json"])
-        entities = [OntologyEntity.model_validate({"name": node["id"], **{k: v for k, v in node.items() if k != "id"}}) for node in data["nodes"]]
+        entities = [
+            OntologyEntity.model_validate({"name": node["id"], **{k: v for k, v in node.items() if k != "id"}})
+            for node in data["nodes"]
+        ]
         relations = [
             OntologyRelation.model_validate({k: v for k, v in link.items() if k not in cls._relation_keys})
             for link in data["links"]
         ]
         graph = data["graph"]
-        return cls(ontology=Ontology(domain=graph["domain"], person=graph["person"], entities=entities, relations=relations))
+        return cls(
+            ontology=Ontology(domain=graph["domain"], person=graph["person"], entities=entities, relations=relations)
+        )
 
 
 class ToolGraphArtifact(Artifact):
@@ -77,7 +82,12 @@ class ToolGraphArtifact(Artifact):
 
     def to_files(self) -> dict[str, bytes]:
         tools = [
-            {"name": tool.name, "description": tool.description, "input_schema": tool.parameters, "output_schema": tool.returns}
+            {
+                "name": tool.name,
+                "description": tool.description,
+                "input_schema": tool.parameters,
+                "output_schema": tool.returns,
+            }
             for tool in self.toolgraph.tools
         ]
         return {
@@ -88,7 +98,10 @@ class ToolGraphArtifact(Artifact):
 
     @classmethod
     def from_files(cls, files: dict[str, bytes]) -> Self:
-        return cls(toolgraph=ToolGraph.model_validate_json(files["toolgraph.json"]), picture=files["toolgraph.svg"].decode())
+        return cls(
+            toolgraph=ToolGraph.model_validate_json(files["toolgraph.json"]),
+            picture=files["toolgraph.svg"].decode(),
+        )
 
 
 class StateArtifact(Artifact):

@@ -125,7 +125,6 @@ def run_pipeline(
 
 def _publish(target: Path, package: PackageArtifact) -> None:
     """Swap the package folder in whole, unless it already holds exactly these files."""
-    if target.is_dir():
-        if read_files(target) == package.files and not (target / "artifact.json").exists():
-            return
+    if target.is_dir() and read_files(target) == package.files and not (target / "artifact.json").exists():
+        return
     write_dir_atomic(target, package.files)

@@ -87,3 +87,18 @@ def load_stage(folder: Path, cache_key: str) -> tuple[ArtifactRecord, dict[str, 
     if {name: hash_bytes(data) for name, data in files.items()} != record.files:
         return None
     return record, files
+
+
+def write_file_atomic(target: Path, data: bytes) -> None:
+    """Write a file through a temporary sibling and a rename: it is either old or new, never partial."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.parent / f".tmp-{target.name}-{uuid.uuid4().hex[:8]}"
+    try:
+        with temporary.open("wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        temporary.replace(target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise

@@ -199,14 +199,18 @@ class ActionRunner:
             return
         written.setdefault(entity.name, set()).add(key if not isinstance(effect, InsertEffect) else row[entity.key])
 
-    def _delete(self, effect: DeleteEffect, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written) -> None:
+    def _delete(
+        self, effect: DeleteEffect, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written
+    ) -> None:
         if effect.where is None:
             entity, key = keys[effect.delete]
             doomed = [key]
         else:
             entity = self.env.entities[effect.delete]
             values = {name: self._evaluate(compile_expression(source), scope) for name, source in effect.where.items()}
-            doomed = [row[0] for row in self.connection.execute(entity.statements.keys_where(tuple(effect.where)), values)]
+            doomed = [
+                row[0] for row in self.connection.execute(entity.statements.keys_where(tuple(effect.where)), values)
+            ]
         for key in doomed:
             self.connection.execute(entity.statements.delete_by_key, {entity.key: key})
         written.setdefault(entity.name, set()).update(doomed)

@@ -10,7 +10,7 @@ from jsonschema import ValidationError
 from jsonschema.exceptions import best_match
 
 from envforge.runtime.actions import ActionRunner, compile_actions
-from envforge.runtime.environment import Environment, EntityRuntime
+from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError
 from envforge.runtime.statements import like_pattern
 
@@ -28,12 +28,25 @@ def row_dict(runtime: EntityRuntime, row: sqlite3.Row) -> dict[str, Any]:
 
 def _argument_error(tool: str, error: ValidationError) -> ToolError:
     path = ".".join(str(part) for part in error.absolute_path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    properties = schema.get("properties", {})
     if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        allowed = ", ".join(error.schema.get("properties", {})) or "none"
-        return ToolError("invalid_arguments", f"unknown argument(s) {', '.join(extra)}; allowed: {allowed}", tool=tool, field=extra[0] if extra else None)
+        given = error.instance if isinstance(error.instance, dict) else {}
+        extra = sorted(set(given) - set(properties))
+        allowed = ", ".join(properties) or "none"
+        return ToolError(
+            "invalid_arguments",
+            f"unknown argument(s) {', '.join(extra)}; allowed: {allowed}",
+            tool=tool,
+            field=extra[0] if extra else None,
+        )
     if error.validator == "required":
-        return ToolError("invalid_arguments", f"missing argument: {error.message.split(chr(39))[1]}", tool=tool, field=error.message.split("'")[1])
+        return ToolError(
+            "invalid_arguments",
+            f"missing argument: {error.message.split(chr(39))[1]}",
+            tool=tool,
+            field=error.message.split("'")[1],
+        )
     where = f"argument '{path}'" if path else "arguments"
     return ToolError("invalid_arguments", f"{where}: {error.message}", tool=tool, field=path or None)
 
@@ -68,7 +81,11 @@ class Dispatcher:
         validator = self.env.validators[name]
         if not validator.is_valid(arguments):
             error = best_match(validator.iter_errors(arguments))
-            raise _argument_error(name, error) if error is not None else ToolError("invalid_arguments", "invalid arguments", tool=name)
+            raise (
+                _argument_error(name, error)
+                if error is not None
+                else ToolError("invalid_arguments", "invalid arguments", tool=name)
+            )
         try:
             return handler(arguments)
         except ToolError as error:
@@ -81,7 +98,11 @@ class Dispatcher:
         def get(arguments: dict[str, Any]) -> dict[str, Any]:
             row = self.connection.execute(statement, arguments).fetchone()
             if row is None:
-                raise ToolError("not_found", f"no {runtime.name} with {runtime.key} '{arguments[runtime.key]}'", field=runtime.key)
+                raise ToolError(
+                    "not_found",
+                    f"no {runtime.name} with {runtime.key} '{arguments[runtime.key]}'",
+                    field=runtime.key,
+                )
             return row_dict(runtime, row)
 
         return get

@@ -82,7 +82,9 @@ def load_environment(package: Path) -> Environment:
     missing = [name for name in needed if not (package / name).is_file()]
     if missing:
         raise PackageError(f"{package}: missing {', '.join(missing)}; regenerate the package with `envforge generate`")
-    blueprint = load_blueprint_text((package / "blueprint.yaml").read_text(encoding="utf-8"), str(package / "blueprint.yaml"))
+    blueprint = load_blueprint_text(
+        (package / "blueprint.yaml").read_text(encoding="utf-8"), str(package / "blueprint.yaml")
+    )
     toolgraph = ToolGraph.model_validate_json((package / "toolgraph.json").read_bytes())
     template = (package / "state.sqlite").read_bytes()
     _check_template(template, package)
@@ -98,7 +100,9 @@ def _check_template(template: bytes, package: Path) -> None:
         connection.deserialize(template)
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:
-        raise PackageError(f"{package / 'state.sqlite'}: not a SQLite database ({exc}); regenerate the package") from None
+        raise PackageError(
+            f"{package / 'state.sqlite'}: not a SQLite database ({exc}); regenerate the package"
+        ) from None
     finally:
         connection.close()
 

@@ -19,7 +19,13 @@ class ToolError(Exception):
     """A refused tool call. The state is exactly as it was before the call."""
 
     def __init__(
-        self, code: ErrorCode, message: str, *, tool: str = "", field: str | None = None, policy: str | None = None
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        tool: str = "",
+        field: str | None = None,
+        policy: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code

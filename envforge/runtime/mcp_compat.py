@@ -70,7 +70,9 @@ def _result(outcome: tuple[bool, dict[str, Any]]) -> mcp_types.CallToolResult:
     )
 
 
-def make_server(name: str, server_version: str, instructions: str, list_tools: ListTools, call_tool: CallTool) -> Server[Any]:
+def make_server(
+    name: str, server_version: str, instructions: str, list_tools: ListTools, call_tool: CallTool
+) -> Server[Any]:
     """A low-level MCP server whose tools are served by the two callbacks."""
     if MCP_MAJOR >= 2:
 
@@ -92,11 +94,11 @@ def make_server(name: str, server_version: str, instructions: str, list_tools: L
 
     server: Any = Server(name, version=server_version, instructions=instructions)  # pragma: no cover - mcp 1.x
 
-    @server.list_tools()  # type: ignore[misc]  # pragma: no cover - mcp 1.x
+    @server.list_tools()  # type: ignore[untyped-decorator]  # pragma: no cover - mcp 1.x
     async def v1_list_tools() -> list[mcp_types.Tool]:
         return [_tool(spec) for spec in await list_tools()]
 
-    @server.call_tool(validate_input=False)  # type: ignore[misc]  # pragma: no cover - mcp 1.x
+    @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]  # pragma: no cover - mcp 1.x
     async def v1_call_tool(tool: str, arguments: dict[str, Any]) -> mcp_types.CallToolResult:
         ctx = server.request_context
         meta = _meta_dict(getattr(ctx, "meta", None))

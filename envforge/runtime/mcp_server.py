@@ -38,7 +38,9 @@ class EnvServer:
             {"name": tool.name, "description": tool.description, "inputSchema": tool.parameters}
             for tool in env.toolgraph.tools
         ]
-        self.server = make_server(f"envforge-{env.blueprint.domain}", __version__, env.policy, self._list_tools, self._call_tool)
+        self.server = make_server(
+            f"envforge-{env.blueprint.domain}", __version__, env.policy, self._list_tools, self._call_tool
+        )
 
     def session(self, episode: str = DEFAULT_EPISODE) -> Session:
         """The episode's session, created from the template on first use."""
@@ -47,7 +49,11 @@ class EnvServer:
             if len(self.episodes) >= self.max_episodes:
                 evicted, old = self.episodes.popitem(last=False)
                 old.close()
-                logger.warning("episode limit %d reached; dropped the least recent episode %s", self.max_episodes, evicted)
+                logger.warning(
+                    "episode limit %d reached; dropped the least recent episode %s",
+                    self.max_episodes,
+                    evicted,
+                )
             session = Session(self.env)
             self.episodes[episode] = session
         else:

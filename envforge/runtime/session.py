@@ -56,5 +56,8 @@ class Session:
 
     def state_hash(self) -> str:
         """A hash of the content (not the bytes) of every table: equal states hash equal."""
-        tables = {name: [list(row) for row in self.connection.execute(runtime.statements.select_all)] for name, runtime in sorted(self.env.entities.items())}
+        tables = {
+            name: [list(row) for row in self.connection.execute(runtime.statements.select_all)]
+            for name, runtime in sorted(self.env.entities.items())
+        }
         return hash_bytes(canonical_json(tables).encode())

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from sqlalchemy import Table, bindparam, func, insert, literal_column, select, update
 from sqlalchemy import delete as sql_delete
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.elements import ColumnElement
 
 _DIALECT = sqlite.dialect(paramstyle="named")
 LIKE_ESCAPE = "/"
@@ -33,14 +35,18 @@ class EntityStatements:
         self.text_fields = text_fields
         column = table.c[key]
         self.select_by_key = _sql(select(table).where(column == bindparam(key)))
-        self.insert = _sql(insert(table).values({name: bindparam(name) for name in table.c.keys()}))
+        self.insert = _sql(insert(table).values({column.name: bindparam(column.name) for column in table.columns}))
         self.delete_by_key = _sql(sql_delete(table).where(column == bindparam(key)))
         self.max_key = _sql(select(func.max(column)))
         self.select_all = _sql(select(table).order_by(column))
 
     @cache  # noqa: B019 - statements live as long as the environment, which owns them
     def find(self, field: str) -> str:
-        return _sql(select(self.table).where(func.lower(self.table.c[field]) == func.lower(bindparam(field))).order_by(self.table.c[self.key]))
+        return _sql(
+            select(self.table)
+            .where(func.lower(self.table.c[field]) == func.lower(bindparam(field)))
+            .order_by(self.table.c[self.key])
+        )
 
     @cache  # noqa: B019
     def select_match(self, fields: tuple[str, ...]) -> str:
@@ -49,7 +55,7 @@ class EntityStatements:
 
     @cache  # noqa: B019
     def update(self, fields: tuple[str, ...]) -> str:
-        values = {field: bindparam(f"new_{field}") for field in fields}
+        values: dict[str, Any] = {field: bindparam(f"new_{field}") for field in fields}
         return _sql(update(self.table).where(self.table.c[self.key] == bindparam(self.key)).values(values))
 
     @cache  # noqa: B019
@@ -67,7 +73,7 @@ class EntityStatements:
     @cache  # noqa: B019
     def listing(self, fields: tuple[str, ...]) -> tuple[str, str]:
         """(count query, page query) filtering on `fields`; text fields match by substring."""
-        clauses = []
+        clauses: list[ColumnElement[bool]] = []
         for field in fields:
             column = self.table.c[field]
             if field in self.text_fields:

@@ -12,7 +12,12 @@ def render_policy(blueprint: Blueprint) -> str:
     lines += ["## Domain", "", blueprint.description.strip(), ""]
     lines += [f"The current date and time is {blueprint.clock.isoformat()}.", ""]
     if blueprint.policies:
-        lines += ["## Policies", "", "The system enforces these rules; a refused call says which one applies.", ""]
+        lines += [
+            "## Policies",
+            "",
+            "The system enforces these rules; a refused call says which one applies.",
+            "",
+        ]
         lines += [f"- **{policy.id}**: {policy.text.strip()}" for policy in blueprint.policies]
         lines.append("")
     return "\n".join(lines)

@@ -55,7 +55,10 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
             "personas": len(spec.personas),
             "state_rows": sum(state.rows.values()),
         },
-        entry_points={"mcp_stdio": "envforge serve {package} --transport stdio", "mcp_http": "envforge serve {package} --transport http"},
+        entry_points={
+            "mcp_stdio": "envforge serve {package} --transport stdio",
+            "mcp_http": "envforge serve {package} --transport http",
+        },
     )
     files["envforge.yaml"] = yaml.safe_dump(manifest.model_dump(mode="json"), sort_keys=False).encode()
     return PackageArtifact(manifest=manifest, files=files)

@@ -18,7 +18,9 @@ def render_ddl(blueprint: Blueprint) -> str:
     """CREATE TABLE statements for every entity, parents first."""
     metadata = build_metadata(blueprint)
     dialect = sqlite.dialect()
-    return ";\n".join(str(CreateTable(table).compile(dialect=dialect)).strip() for table in metadata.sorted_tables) + ";\n"
+    return (
+        ";\n".join(str(CreateTable(table).compile(dialect=dialect)).strip() for table in metadata.sorted_tables) + ";\n"
+    )
 
 
 def build_state(blueprint: Blueprint, ontology: Ontology, *, rows: int, seed: int) -> tuple[bytes, dict[str, int]]:

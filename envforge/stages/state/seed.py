@@ -77,7 +77,12 @@ class _Seeder:
             row[entity.key] = f"{prefix}-{number:06d}"
         fields = [field for field in entity.fields if field.type != "id"]
         # Copies read a parent through a ref field, so refs are filled first.
-        fields.sort(key=lambda field: (field.type != "ref", field.generator is not None and field.generator.copy_from is not None))
+        fields.sort(
+            key=lambda field: (
+                field.type != "ref",
+                field.generator is not None and field.generator.copy_from is not None,
+            )
+        )
         for field in fields:
             self.fill(entity, field, rows)
         return rows
@@ -106,7 +111,9 @@ class _Seeder:
                 value = self.unique_value(entity, field, value, seen, make)
             row[field.name] = value
 
-    def unique_value(self, entity: OntologyEntity, field: FieldSpec, value: Any, seen: set[Any], make: Callable[[], Any]) -> Any:
+    def unique_value(
+        self, entity: OntologyEntity, field: FieldSpec, value: Any, seen: set[Any], make: Callable[[], Any]
+    ) -> Any:
         for _ in range(UNIQUE_RETRIES):
             if value not in seen:
                 break
@@ -129,26 +136,36 @@ class _Seeder:
             null = not relation.required and rng.random() < OPTIONAL_REF_NULL_RATE
             row[field.name] = None if null else parent
 
-    def maker(self, entity: OntologyEntity, field: FieldSpec, generator: ValueGenerator, rng: random.Random) -> Callable[[], Any]:
+    def maker(
+        self, entity: OntologyEntity, field: FieldSpec, generator: ValueGenerator, rng: random.Random
+    ) -> Callable[[], Any]:
         if generator.choices is not None:
             choices, weights = list(generator.choices), generator.weights
             return lambda: rng.choices(choices, weights=weights)[0]
         if generator.pattern is not None:
             pattern = generator.pattern
             return lambda: "".join(
-                rng.choice(string.digits) if c == "#" else rng.choice(string.ascii_uppercase) if c == "?" else c for c in pattern
+                rng.choice(string.digits) if c == "#" else rng.choice(string.ascii_uppercase) if c == "?" else c
+                for c in pattern
             )
         if generator.faker is not None:
             return self.faker_maker(entity, field, generator.faker, dict(generator.args))
         if field.type in ("string", "text") and generator.range is None:
-            hinted = next((method for hint, method in _NAME_HINTS if hint in field.name), "sentence" if field.type == "text" else "word")
+            hinted = next(
+                (method for hint, method in _NAME_HINTS if hint in field.name),
+                "sentence" if field.type == "text" else "word",
+            )
             return self.faker_maker(entity, field, hinted, {})
         return self.range_maker(field, generator, rng)
 
-    def faker_maker(self, entity: OntologyEntity, field: FieldSpec, method: str, args: dict[str, Any]) -> Callable[[], Any]:
+    def faker_maker(
+        self, entity: OntologyEntity, field: FieldSpec, method: str, args: dict[str, Any]
+    ) -> Callable[[], Any]:
         function = getattr(self.faker, method, None)
         if not callable(function):
-            raise BlueprintError(f"'{entity.name}.{field.name}': Faker has no generator '{method}'; use one such as name, email, city, sentence")
+            raise BlueprintError(
+                f"'{entity.name}.{field.name}': Faker has no generator '{method}'; use one such as name, email, city, sentence"
+            )
         self.faker.seed_instance(hash_json([self.seed, entity.name, field.name, "faker"]))
         limit = field.max_length
 
@@ -171,9 +188,16 @@ class _Seeder:
             clock: datetime = self.clock
             if kind == "date":
                 return lambda: (clock + timedelta(days=rng.randint(int(low), int(high)))).date().isoformat()
-            return lambda: (clock + timedelta(seconds=rng.randint(int(low * 86400), int(high * 86400)))).replace(microsecond=0).isoformat()
+            return lambda: (
+                (clock + timedelta(seconds=rng.randint(int(low * 86400), int(high * 86400))))
+                .replace(microsecond=0)
+                .isoformat()
+            )
         default_high = 100.0 if kind == "integer" else 1000.0
-        low, high = generator.range or (field.minimum or 0.0, field.maximum if field.maximum is not None else default_high)
+        low, high = generator.range or (
+            field.minimum or 0.0,
+            field.maximum if field.maximum is not None else default_high,
+        )
         if field.minimum is not None:
             low = max(low, field.minimum)
         if field.maximum is not None:

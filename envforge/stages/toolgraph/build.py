@@ -83,7 +83,12 @@ class _Deriver:
             "default": LIST_LIMIT_DEFAULT,
             "description": "Most items to return.",
         }
-        properties["offset"] = {"type": "integer", "minimum": 0, "default": 0, "description": "Items to skip."}
+        properties["offset"] = {
+            "type": "integer",
+            "minimum": 0,
+            "default": 0,
+            "description": "Items to skip.",
+        }
         names = ", ".join(field.name for field in filters) or "nothing"
         return ToolSpec(
             name=f"list_{entity.plural}",
@@ -95,7 +100,10 @@ class _Deriver:
             operation="list",
             entity=entity.name,
             parameters=_object(properties, []),
-            returns=_object({"items": {"type": "array", "items": self.rows(entity)}, "total": {"type": "integer"}}, ["items", "total"]),
+            returns=_object(
+                {"items": {"type": "array", "items": self.rows(entity)}, "total": {"type": "integer"}},
+                ["items", "total"],
+            ),
             reads=[entity.name],
             filters=[field.name for field in filters],
             param_refs={field.name: self.parents[entity.name][field.name] for field in filters if field.type == "ref"},
@@ -183,7 +191,15 @@ def _edges(tools: list[ToolSpec]) -> list[ToolEdge]:
                     continue
                 for param, wanted in target.param_refs.items():
                     if wanted == entity:
-                        edges.append(ToolEdge(source=source.name, target=target.name, param=param, output=output, entity=entity))
+                        edges.append(
+                            ToolEdge(
+                                source=source.name,
+                                target=target.name,
+                                param=param,
+                                output=output,
+                                entity=entity,
+                            )
+                        )
     unique: dict[tuple[str, str, str], ToolEdge] = {}
     for edge in edges:
         unique.setdefault((edge.source, edge.target, edge.param), edge)

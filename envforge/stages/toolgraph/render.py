@@ -33,20 +33,37 @@ def render_svg(graph: ToolGraph) -> str:
         axes.set_axis_off()
         axes.set_xlim(-0.45, 1.45)
         axes.set_ylim(-rows, 1)
-        axes.set_title(f"{graph.domain}: {len(reads)} READ and {len(writes)} WRITE tools, {len(graph.edges)} edges", fontsize=10)
+        axes.set_title(
+            f"{graph.domain}: {len(reads)} READ and {len(writes)} WRITE tools, {len(graph.edges)} edges",
+            fontsize=10,
+        )
         for edge in graph.edges:
             (x0, y0), (x1, y1) = position[edge.source], position[edge.target]
             if x0 == x1:
                 continue
             axes.add_patch(
                 FancyArrowPatch(
-                    (x0 + 0.2, y0), (x1 - 0.2, y1), arrowstyle="-|>", mutation_scale=6, linewidth=0.4, color="#888888", alpha=0.35
+                    (x0 + 0.2, y0),
+                    (x1 - 0.2, y1),
+                    arrowstyle="-|>",
+                    mutation_scale=6,
+                    linewidth=0.4,
+                    color="#888888",
+                    alpha=0.35,
                 )
             )
         for tool in graph.tools:
             x, y = position[tool.name]
             color = READ_COLOR if tool.kind == "read" else WRITE_COLOR
-            axes.text(x, y, tool.name, ha="center", va="center", fontsize=7, bbox={"boxstyle": "round", "facecolor": color, "linewidth": 0.5})
+            axes.text(
+                x,
+                y,
+                tool.name,
+                ha="center",
+                va="center",
+                fontsize=7,
+                bbox={"boxstyle": "round", "facecolor": color, "linewidth": 0.5},
+            )
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "envforge"}, bbox_inches="tight")
         plt.close(figure)

@@ -1,0 +1,1 @@
+"""The `envforge` command line."""

@@ -1,0 +1,170 @@
+"""The `envforge` command line."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+
+from envforge.errors import EnvforgeError, UserInputError
+
+app = typer.Typer(
+    name="envforge",
+    help="Synthesize interactive, verifiable environments for tool-using LLM agents.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+OutDir = Annotated[Path, typer.Option("-o", "--out", help="Folder that receives one package per domain.")]
+Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed of every random choice.")]
+Rows = Annotated[int, typer.Option("--rows", min=10, max=1_000_000, help="Seed rows across all tables.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary instead of tables.")]
+
+
+def resolve_blueprint(value: str) -> Path:
+    """A path to a YAML file, or the name of a shipped blueprint (`retail` -> blueprints/retail.yaml)."""
+    path = Path(value)
+    if path.suffix in (".yaml", ".yml") or path.exists() or "/" in value:
+        return path
+    shipped = Path("blueprints") / f"{value}.yaml"
+    if shipped.exists():
+        return shipped
+    from envforge.errors import did_you_mean
+
+    names = [p.stem for p in Path("blueprints").glob("*.yaml")]
+    raise UserInputError(f"{value}: no such blueprint file or shipped blueprint{did_you_mean(value, names)}")
+
+
+@app.command()
+def generate(
+    blueprint: Annotated[str, typer.Argument(help="Blueprint YAML file, or a shipped name such as 'retail'.")],
+    out: OutDir = Path("generated"),
+    seed: Seed = 0,
+    rows: Rows = 1000,
+    force: Annotated[bool, typer.Option("--force", help="Rebuild every stage, ignoring the cache.")] = False,
+    from_stage: Annotated[
+        str | None, typer.Option("--from", help="Rebuild this stage and everything after it.")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Generate one environment package from a blueprint (offline, deterministic, resumable)."""
+    from envforge.cli.output import print_run, stage_progress
+    from envforge.pipeline.dag import GenerateConfig
+    from envforge.pipeline.runner import run_pipeline
+
+    path = resolve_blueprint(blueprint)
+    config = GenerateConfig(seed=seed, rows=rows)
+    with stage_progress(enabled=not as_json) as on_stage:
+        result = run_pipeline(path, out, config, force=force, from_stage=from_stage, on_stage=on_stage)
+    print_run(result, as_json=as_json)
+
+
+@app.command()
+def batch(
+    blueprints: Annotated[list[str], typer.Argument(help="Blueprint files or shipped names.")],
+    out: OutDir = Path("generated"),
+    seed: Seed = 0,
+    rows: Rows = 1000,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")] = 2,
+    as_json: AsJson = False,
+) -> None:
+    """Generate many packages in parallel; a failing blueprint never stops the others."""
+    from envforge.cli.batch import run_batch
+    from envforge.cli.output import print_batch
+
+    outcomes = run_batch(
+        [resolve_blueprint(value) for value in blueprints],
+        out,
+        seed=seed,
+        rows=rows,
+        workers=workers,
+        progress=not as_json,
+    )
+    print_batch(outcomes, as_json=as_json)
+    failures = [outcome for outcome in outcomes if not outcome.ok]
+    if failures:
+        raise typer.Exit(2 if all(outcome.user_error for outcome in failures) else 1)
+
+
+@app.command()
+def serve(
+    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",
+    host: Annotated[str, typer.Option("--host", help="HTTP interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8765,
+) -> None:
+    """Serve an environment over MCP (stdio, or streamable HTTP at /mcp)."""
+    from envforge.cli.serving import run_server
+
+    if transport not in ("stdio", "http"):
+        raise UserInputError(f"--transport: '{transport}' is not one of stdio, http")
+    run_server(package, transport=transport, host=host, port=port)
+
+
+@app.command()
+def bench(
+    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    sessions: Annotated[
+        int, typer.Option("--sessions", min=1, max=100_000, help="Live sessions for the memory figure.")
+    ] = 1000,
+    repeat: Annotated[int, typer.Option("--repeat", min=5, max=100_000, help="Samples per timing.")] = 300,
+    as_json: AsJson = False,
+) -> None:
+    """Measure reset, tool calls, MCP calls and memory, each against a naive baseline in the same run."""
+    from envforge.bench.runtime import run_bench
+    from envforge.cli.output import print_bench
+
+    print_bench(run_bench(package, sessions=sessions, repeat=repeat), as_json=as_json)
+
+
+@app.command()
+def schema(
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write to this file instead of stdout.")] = None,
+) -> None:
+    """Print the blueprint JSON Schema."""
+    from envforge.ir.schema import render_schema
+
+    text = render_schema()
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        from envforge.pipeline.store import write_file_atomic
+
+        write_file_atomic(out, text.encode())
+
+
+def _fail(message: str, code: int) -> None:
+    print(f"envforge: error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Entry point: user errors print one line and exit 2; no tracebacks for bad input."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return app(args=argv, standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        _fail("aborted", 130)
+    except UserInputError as exc:
+        _fail(str(exc), 2)
+    except EnvforgeError as exc:
+        _fail(str(exc), 1)
+    except KeyboardInterrupt:
+        _fail("interrupted", 130)
+    except BrokenPipeError:
+        sys.exit(0)
+    return None
+
+
+if __name__ == "__main__":
+    main()

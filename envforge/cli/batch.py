@@ -1,0 +1,73 @@
+"""`envforge batch`: many blueprints in a process pool, each failure contained."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.progress import Progress
+
+from envforge.errors import EnvforgeError, UserInputError
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    blueprint: str
+    ok: bool
+    seconds: float
+    env_id: str = ""
+    package: str = ""
+    package_hash: str = ""
+    error: str = ""
+    user_error: bool = False
+
+
+def generate_one(path: Path, out: Path, seed: int, rows: int) -> BatchOutcome:
+    """Generate one package; every error becomes an outcome, never an exception."""
+    from envforge.pipeline.dag import GenerateConfig
+    from envforge.pipeline.runner import run_pipeline
+
+    started = time.perf_counter()
+    try:
+        result = run_pipeline(path, out, GenerateConfig(seed=seed, rows=rows))
+    except EnvforgeError as exc:
+        return BatchOutcome(
+            str(path),
+            False,
+            time.perf_counter() - started,
+            error=str(exc),
+            user_error=isinstance(exc, UserInputError),
+        )
+    except Exception as exc:
+        return BatchOutcome(str(path), False, time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
+    return BatchOutcome(
+        str(path),
+        True,
+        time.perf_counter() - started,
+        env_id=result.env_id,
+        package=str(result.package),
+        package_hash=result.package_hash,
+    )
+
+
+def run_batch(
+    paths: list[Path], out: Path, *, seed: int, rows: int, workers: int, progress: bool
+) -> list[BatchOutcome]:
+    """Outcomes in the order of `paths`. Rerunning resumes: finished stages come from the cache."""
+    outcomes: dict[int, BatchOutcome] = {}
+    with (
+        ProcessPoolExecutor(max_workers=min(workers, len(paths))) as pool,
+        Progress(disable=not progress, transient=True) as bar,
+    ):
+        task = bar.add_task("batch", total=len(paths))
+        futures = {pool.submit(generate_one, path, out, seed, rows): index for index, path in enumerate(paths)}
+        for future in as_completed(futures):
+            index = futures[future]
+            try:
+                outcomes[index] = future.result()
+            except Exception as exc:
+                outcomes[index] = BatchOutcome(str(paths[index]), False, 0.0, error=f"worker failed: {exc}")
+            bar.update(task, advance=1)
+    return [outcomes[index] for index in range(len(paths))]

@@ -1,0 +1,98 @@
+"""What the CLI prints: rich tables for people, JSON for machines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from envforge.bench.runtime import BenchReport
+    from envforge.cli.batch import BatchOutcome
+    from envforge.pipeline.runner import RunResult, StageResult
+
+console = Console(stderr=True)
+stdout = Console()
+
+
+def _json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, default=str) + "\n")
+
+
+@contextmanager
+def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] | None]:
+    """A progress bar over the pipeline's stages (on stderr, so stdout stays clean)."""
+    if not enabled:
+        yield None
+        return
+    from envforge.pipeline.registry import STAGES
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("generating", total=len(STAGES))
+
+        def advance(result: StageResult) -> None:
+            progress.update(task, advance=1, description=f"{result.stage} {result.status}")
+
+        yield advance
+
+
+def print_run(result: RunResult, *, as_json: bool) -> None:
+    if as_json:
+        _json(
+            {
+                "env_id": result.env_id,
+                "package": str(result.package),
+                "package_hash": result.package_hash,
+                "stages": [asdict(stage) for stage in result.stages],
+            }
+        )
+        return
+    table = Table(title=f"{result.env_id} -> {result.package}")
+    for column in ("stage", "status", "seconds", "content hash"):
+        table.add_column(column)
+    for stage in result.stages:
+        table.add_row(stage.stage, stage.status, f"{stage.seconds:.2f}", stage.content_hash[:16])
+    stdout.print(table)
+
+
+def print_batch(outcomes: list[BatchOutcome], *, as_json: bool) -> None:
+    if as_json:
+        _json([asdict(outcome) for outcome in outcomes])
+        return
+    table = Table(title=f"batch: {sum(o.ok for o in outcomes)}/{len(outcomes)} generated")
+    for column in ("blueprint", "env id", "result", "seconds", "package / error"):
+        table.add_column(column, overflow="fold")
+    for outcome in outcomes:
+        table.add_row(
+            outcome.blueprint,
+            outcome.env_id or "-",
+            "ok" if outcome.ok else "FAILED",
+            f"{outcome.seconds:.2f}",
+            outcome.package if outcome.ok else outcome.error,
+        )
+    stdout.print(table)
+
+
+def print_bench(report: BenchReport, *, as_json: bool) -> None:
+    if as_json:
+        _json(report.as_dict())
+        return
+    table = Table(title=f"envforge bench {report.env_id} ({report.samples} samples each)")
+    for column in ("measure", "median", "p95", "baseline", "baseline median", "speed-up", "goal", "met"):
+        table.add_column(column)
+    for row in report.rows:
+        table.add_row(*row.cells())
+    stdout.print(table)

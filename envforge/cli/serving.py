@@ -1,0 +1,45 @@
+"""`envforge serve`: an environment package as an MCP server over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import sys
+from pathlib import Path
+
+import anyio
+
+from envforge.errors import UserInputError
+from envforge.runtime.environment import load_environment
+from envforge.runtime.mcp_compat import MCP_MAJOR
+from envforge.runtime.mcp_server import EnvServer
+
+logger = logging.getLogger(__name__)
+TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
+
+
+def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
+    server = EnvServer(load_environment(package))
+    if transport == "stdio":
+        anyio.run(_serve_stdio, server)
+        return
+    if MCP_MAJOR < 2:
+        raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
+    import uvicorn
+
+    from envforge.runtime.harness_routes import harness_routes
+
+    token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
+    if TOKEN_VARIABLE not in os.environ:
+        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
+    app = server.server.streamable_http_app(host=host, custom_starlette_routes=harness_routes(server, token))
+    print(f"serving {server.env.env_id} at http://{host}:{port}/mcp", file=sys.stderr)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+async def _serve_stdio(server: EnvServer) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.server.run(read_stream, write_stream, server.server.create_initialization_options())

@@ -1,0 +1,1 @@
+"""The generation DAG: stages over typed artifacts, cached and resumable."""

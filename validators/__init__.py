@@ -1,0 +1,1 @@
+"""The conformance suite any generated environment package must pass; usable in a user's CI."""
