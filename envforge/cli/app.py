@@ -40,6 +40,15 @@ def resolve_blueprint(value: str) -> Path:
     raise UserInputError(f"{value}: no such blueprint file or shipped blueprint{did_you_mean(value, names)}")
 
 
+@app.callback()
+def options(
+    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log each stage on stderr.")] = False,
+) -> None:
+    """Synthesize interactive, verifiable environments for tool-using LLM agents."""
+    if verbose:
+        logging.getLogger("envforge").setLevel(logging.INFO)
+
+
 @app.command()
 def generate(
     blueprint: Annotated[str, typer.Argument(help="Blueprint YAML file, or a shipped name such as 'retail'.")],
@@ -96,7 +105,7 @@ def serve(
     package: Annotated[Path, typer.Argument(help="An environment package folder.")],
     transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="HTTP interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8765,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0: any free port).")] = 8765,
 ) -> None:
     """Serve an environment over MCP (stdio, or streamable HTTP at /mcp)."""
     from envforge.cli.serving import run_server

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import socket
 import sys
 from pathlib import Path
 
@@ -34,8 +35,11 @@ def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
     if TOKEN_VARIABLE not in os.environ:
         print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
     app = server.server.streamable_http_app(host=host, custom_starlette_routes=harness_routes(server, token))
-    print(f"serving {server.env.env_id} at http://{host}:{port}/mcp", file=sys.stderr)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # Bind before announcing, so a client that reads the URL can connect at once (port 0 = any free port).
+    listener = socket.create_server((host, port))
+    bound_port = listener.getsockname()[1]
+    print(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp", file=sys.stderr, flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 
 async def _serve_stdio(server: EnvServer) -> None:

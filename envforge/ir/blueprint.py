@@ -78,7 +78,8 @@ class FieldSpec(IRModel):
     max_length: int | None = Field(default=None, gt=0)
     """Longest allowed string."""
     searchable: bool = False
-    """People look rows up by this field: READ tools filter on it (`list_<entities>`), and a unique
+    """People look rows up by this field: READ tools filter on it (`list_<entities>`; enum, boolean and ref fields
+    are always filters), and a unique
     searchable field gets its own `find_<entity>_by_<field>` tool."""
     default: Scalar | None = None
     """Value used when an insert effect does not set the field."""

@@ -8,33 +8,70 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
 from envforge.errors import BlueprintError, did_you_mean
-from envforge.ir.blueprint import Blueprint
+from envforge.ir.blueprint import EFFECT_KINDS, Blueprint
 from envforge.ir.checks import check_blueprint
 from envforge.ir.locations import Locations, Path_, format_path
 
+SYNTAX_HINT = "fix the YAML syntax (indentation with spaces, matching brackets and quotes)"
+START_HINT = "start from blueprints/retail.yaml"
 
-def _construct(node: yaml.Node, path: Path_, lines: dict[Path_, int], constructor: yaml.SafeLoader) -> Any:
-    lines[path] = node.start_mark.line + 1
+
+def _construct(
+    node: yaml.Node, path: Path_, lines: dict[Path_, int], constructor: yaml.SafeLoader, active: set[int]
+) -> Any:
+    line = node.start_mark.line + 1
+    lines[path] = line
+    if id(node) in active:
+        raise BlueprintError("a YAML alias refers to a node that contains it; remove the recursion", line=line)
     if isinstance(node, yaml.MappingNode):
-        result: dict[Any, Any] = {}
+        active.add(id(node))
+        result: dict[str, Any] = {}
         for key_node, value_node in node.value:
+            key_line = key_node.start_mark.line + 1
             key = constructor.construct_object(key_node)
-            if key in result:
+            if not isinstance(key, str):
+                shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else key
                 raise BlueprintError(
-                    f"duplicate key '{key}'; remove one of them",
-                    line=key_node.start_mark.line + 1,
+                    f"the key {shown!r} is read as {type(key).__name__}, not as a name; quote it or rename it",
+                    line=key_line,
                     path=format_path(path),
                 )
-            result[key] = _construct(value_node, (*path, key), lines, constructor)
-            lines[(*path, key)] = key_node.start_mark.line + 1
+            if key in result:
+                first = lines.get((*path, key))
+                raise BlueprintError(
+                    f"duplicate key '{key}' (first on line {first}); remove one of them",
+                    line=key_line,
+                    path=format_path((*path, key)),
+                )
+            result[key] = _construct(value_node, (*path, key), lines, constructor, active)
+            lines[(*path, key)] = key_line
+        active.discard(id(node))
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_construct(item, (*path, index), lines, constructor) for index, item in enumerate(node.value)]
+        active.add(id(node))
+        items = [
+            _construct(item, (*path, index), lines, constructor, active) for index, item in enumerate(node.value)
+        ]
+        active.discard(id(node))
+        return items
     return constructor.construct_object(node)
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> BlueprintError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or "invalid YAML"
+    where = f" at column {mark.column + 1}" if mark else ""
+    context = ""
+    if exc.context and exc.context_mark and exc.problem and (not mark or exc.context_mark.line != mark.line):
+        context = f" ({exc.context} that starts on line {exc.context_mark.line + 1})"
+    hint = "indent with spaces, not tabs" if "\\t" in problem or "\t" in problem else SYNTAX_HINT
+    return BlueprintError(
+        f"broken YAML{where}: {problem}{context}; {hint}", file=file, line=mark.line + 1 if mark else None
+    )
 
 
 def parse_yaml(text: str, file: str) -> tuple[Any, Locations]:
@@ -42,68 +79,173 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Locations]:
     lines: dict[Path_, int] = {}
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise BlueprintError(f"broken YAML: {problem}; fix the syntax", file=file, line=line) from None
-    except yaml.YAMLError as exc:
-        raise BlueprintError(f"broken YAML: {exc}; fix the syntax", file=file) from None
-    if node is None:
-        raise BlueprintError("the file is empty; start from blueprints/retail.yaml", file=file, line=1)
-    constructor = yaml.SafeLoader("")
-    try:
-        data = _construct(node, (), lines, constructor)
+        if node is None:
+            raise BlueprintError(f"the file is empty; {START_HINT}", file=file, line=1)
+        data = _construct(node, (), lines, yaml.SafeLoader(""), set())
     except BlueprintError as exc:
         raise BlueprintError(exc.detail, file=file, line=exc.line, path=exc.path) from None
+    except yaml.MarkedYAMLError as exc:
+        raise _syntax_error(exc, file) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise BlueprintError(
+            f"the file contains the control character #x{ord(str(exc.character)):04x}, which YAML does not allow; "
+            "remove it",
+            file=file,
+            line=line,
+        ) from None
+    except yaml.YAMLError as exc:
+        raise BlueprintError(f"broken YAML: {exc}; {SYNTAX_HINT}", file=file) from None
+    except RecursionError:
+        raise BlueprintError("the YAML nests too deeply; flatten it", file=file) from None
     return data, Locations(file, lines)
 
 
-def _model_at(loc: tuple[int | str, ...]) -> type[BaseModel] | None:
-    """The pydantic model whose fields are valid keys at `loc` inside a Blueprint."""
-    annotation: Any = Blueprint
-    for part in loc:
-        model = _as_model(annotation)
-        if isinstance(part, int):
-            args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
-            annotation = args[0] if args else None
-        elif model is not None and part in model.model_fields:
-            annotation = model.model_fields[part].annotation
-        else:
-            return None
-    return _as_model(annotation)
+# --- mapping pydantic errors to one located line ---------------------------------------------
+
+_EXPECTED = {
+    "string_type": "text",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a mapping of keys",
+    "model_type": "a mapping of keys",
+    "model_attributes_type": "a mapping of keys",
+    "datetime_type": "a date and time such as 2026-03-16T10:00:00",
+    "datetime_parsing": "a date and time such as 2026-03-16T10:00:00",
+    "datetime_from_date_parsing": "a date and time such as 2026-03-16T10:00:00",
+    "literal_error": "",
+}
 
 
-def _as_model(annotation: Any) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+def _unwrap(annotation: Any) -> Any:
+    """Strip `Annotated[...]` and `X | None` down to the type that pydantic validates."""
+    while True:
+        if typing.get_origin(annotation) is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+            continue
+        members = _union_members(annotation)
+        if members is not None and len(members) == 1:
+            annotation = members[0]
+            continue
         return annotation
+
+
+def _union_members(annotation: Any) -> list[Any] | None:
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
-        models = [arg for arg in typing.get_args(annotation) if _as_model(arg) is not None]
-        return _as_model(models[0]) if len(models) == 1 else None
+        return [arg for arg in typing.get_args(annotation) if arg is not type(None)]
     return None
 
 
-def _describe(error: ErrorDetails) -> tuple[tuple[int | str, ...], str]:
-    loc = tuple(part for part in error["loc"] if not (isinstance(part, str) and part[:1].isupper()))
+def _union_member(members: list[Any], tag: str) -> Any:
+    """The member of a union that pydantic names `tag` in an error location."""
+    for member in members:
+        if typing.get_origin(member) is typing.Annotated:
+            if any(isinstance(meta, Tag) and meta.tag == tag for meta in member.__metadata__):
+                return typing.get_args(member)[0]
+            member = typing.get_args(member)[0]
+        if getattr(member, "__name__", None) == tag:
+            return member
+    return None
+
+
+def _walk(loc: tuple[int | str, ...]) -> tuple[Path_, Any]:
+    """Drop the union tags pydantic puts into `loc`; return the YAML path and the type found there."""
+    annotation: Any = Blueprint
+    path: list[int | str] = []
+    for part in loc:
+        annotation = _unwrap(annotation)
+        members = _union_members(annotation)
+        if members is not None and isinstance(part, str):
+            annotation = _union_member(members, part)
+            continue
+        if part == "[key]":
+            continue
+        origin = typing.get_origin(annotation)
+        args = typing.get_args(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = annotation.model_fields.get(part) if isinstance(part, str) else None
+            annotation = field.annotation if field else None
+        elif origin in (list, tuple) and isinstance(part, int) and args:
+            annotation = args[0] if origin is list or len(args) <= part or args[-1] is Ellipsis else args[part]
+        elif origin is dict and args:
+            annotation = args[1]
+        else:
+            annotation = None
+            if isinstance(part, str) and part[:1].isupper():
+                continue
+        path.append(part)
+    return tuple(path), _unwrap(annotation)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
+def _pick(errors: list[ErrorDetails], locations: Locations) -> ErrorDetails:
+    """The error to report: the first in the file, but a mistyped key before the required key it hides."""
+    paths = [_walk(error["loc"])[0] for error in errors]
+    first = min(range(len(errors)), key=lambda index: locations.line(paths[index]) or 0)
+    chosen = errors[first]
+    if chosen["type"] == "missing":
+        for error, path in zip(errors, paths, strict=True):
+            if error["type"] == "extra_forbidden" and path[:-1] == paths[first][:-1]:
+                return error
+    return chosen
+
+
+def _describe(error: ErrorDetails, errors: list[ErrorDetails]) -> tuple[Path_, str]:
+    loc, _ = _walk(error["loc"])
     kind = error["type"]
     given = error.get("input")
     if kind == "extra_forbidden":
         key = str(loc[-1])
-        model = _model_at(loc[:-1])
-        allowed = list(model.model_fields) if model else []
-        hint = did_you_mean(key, allowed) or (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
+        model = _walk(error["loc"][:-1])[1]
+        allowed = list(model.model_fields) if isinstance(model, type) and issubclass(model, BaseModel) else []
+        hint = did_you_mean(key, allowed) or (f"; allowed keys: {', '.join(allowed)}" if allowed else "; remove it")
         return loc, f"unknown key '{key}'{hint}"
     if kind == "missing":
         return loc, f"required key '{loc[-1]}' is missing; add it"
+    if kind == "effect_kind" and isinstance(given, dict):
+        keys = [str(key) for key in given]
+        for key in keys:
+            hint = did_you_mean(key, EFFECT_KINDS)
+            if hint:
+                return (*loc, key), f"unknown effect kind '{key}'{hint}"
+        return loc, f"an effect needs one of the keys {', '.join(EFFECT_KINDS)}; it has {', '.join(keys) or 'none'}"
     if kind == "literal_error":
         expected = str(error.get("ctx", {}).get("expected", ""))
         choices = [part.strip(" '") for part in expected.replace(" or ", ",").split(",") if part.strip(" '")]
         hint = did_you_mean(str(given), choices) if isinstance(given, str) else ""
-        return loc, f"'{given}' is not one of {', '.join(choices)}{hint}"
+        return loc, f"{_shown(given)} is not one of {', '.join(choices)}{hint or '; use one of them'}"
+    if kind == "string_pattern_mismatch" and isinstance(given, str) and "[key]" in error["loc"]:
+        return loc, f"the key '{given}' is not a valid name; use lower_snake_case (e.g. '{_snake(given)}')"
     if kind == "string_pattern_mismatch" and isinstance(given, str):
+        pattern = str(error.get("ctx", {}).get("pattern", ""))
+        if pattern.startswith("^[a-z][a-z0-9_]*\\."):
+            return loc, f"'{given}' is not of the form 'name.field' (lower_snake_case); fix the value"
+        if pattern == "^[A-Z]{1,5}$":
+            return loc, f"'{given}' is not 1 to 5 upper-case letters; use e.g. '{_prefix(given)}'"
         return loc, f"'{given}' is not a valid name here; use lower_snake_case (e.g. '{_snake(given)}')"
+    if kind in _EXPECTED:
+        expected = [_EXPECTED[e["type"]] for e in errors if _walk(e["loc"])[0] == loc and e["type"] in _EXPECTED]
+        wanted = [word for index, word in enumerate(expected) if word and word not in expected[:index]]
+        if wanted:
+            listed = wanted[0] if len(wanted) == 1 else f"{', '.join(wanted[:-1])} or {wanted[-1]}"
+            return loc, f"expected {listed}, got {_shown(given)}; fix the value"
     message = error["msg"]
-    return loc, f"{message[:1].lower()}{message[1:]} (got {given!r}); fix the value"
+    return loc, f"{message[:1].lower()}{message[1:]} (got {_shown(given)}); fix the value"
 
 
 def _snake(word: str) -> str:
@@ -111,15 +253,26 @@ def _snake(word: str) -> str:
     return out if out[:1].isalpha() else f"x_{out}"
 
 
+def _prefix(word: str) -> str:
+    letters = "".join(char for char in word.upper() if "A" <= char <= "Z")[:5]
+    return letters or "KEY"
+
+
 def load_blueprint_text(text: str, file: str) -> Blueprint:
     """Parse, validate and check a blueprint given as YAML text."""
     data, locations = parse_yaml(text, file)
     if not isinstance(data, dict):
-        raise BlueprintError("a blueprint is a mapping of keys (domain, entities, ...)", file=file, line=1)
+        kind = "a list" if isinstance(data, list) else f"a single value ({_shown(data)})"
+        raise BlueprintError(
+            f"the top level is {kind}, but a blueprint is a mapping of keys (domain, entities, ...); {START_HINT}",
+            file=file,
+            line=locations.line(()),
+        )
     try:
         blueprint = Blueprint.model_validate(data)
     except ValidationError as exc:
-        loc, message = _describe(exc.errors()[0])
+        errors = exc.errors()
+        loc, message = _describe(_pick(errors, locations), errors)
         raise BlueprintError(message, file=file, line=locations.line(loc), path=format_path(loc)) from None
     check_blueprint(blueprint, locations)
     return blueprint
@@ -128,13 +281,22 @@ def load_blueprint_text(text: str, file: str) -> Blueprint:
 def load_blueprint(path: Path) -> Blueprint:
     """Load a blueprint file; every problem becomes a BlueprintError naming file, line and field."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise BlueprintError(
             "no such file; pass a path to a blueprint YAML or a shipped name such as 'retail'", file=str(path)
         ) from None
-    except (IsADirectoryError, PermissionError) as exc:
-        raise BlueprintError(f"cannot read the blueprint: {exc.strerror}", file=str(path)) from None
-    except UnicodeDecodeError:
-        raise BlueprintError("not UTF-8 text; save the blueprint as UTF-8", file=str(path)) from None
+    except IsADirectoryError:
+        raise BlueprintError("this is a folder, not a file; pass the blueprint's .yaml file", file=str(path)) from None
+    except PermissionError:
+        raise BlueprintError("permission denied; make the file readable", file=str(path)) from None
+    except OSError as exc:
+        raise BlueprintError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise BlueprintError(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x}); save the blueprint as UTF-8", file=str(path), line=line
+        ) from None
     return load_blueprint_text(text, str(path))

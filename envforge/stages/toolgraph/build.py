@@ -69,7 +69,7 @@ class _Deriver:
         )
 
     def list_tool(self, entity: OntologyEntity) -> ToolSpec:
-        filters = [f for f in entity.fields if f.searchable or f.type == "ref"]
+        filters = [f for f in entity.fields if f.searchable or f.type in ("ref", "enum", "boolean")]
         properties: dict[str, Any] = {}
         for field in filters:
             schema = value_schema(field)

@@ -1,0 +1,52 @@
+"""Shared fixtures: generated packages of the shipped blueprints, built once per test session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envforge.pipeline.dag import GenerateConfig
+from envforge.pipeline.runner import run_pipeline
+from envforge.runtime.environment import Environment, load_environment
+
+REPO = Path(__file__).resolve().parent.parent
+BLUEPRINTS = sorted((REPO / "blueprints").glob("*.yaml"))
+TEST_ROWS = 400
+
+
+def envforge_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run the real CLI in a fresh interpreter, as a user would."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "envforge.cli.app", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+
+
+@pytest.fixture(scope="session")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every shipped blueprint generated with a small row count: domain -> package folder."""
+    out = tmp_path_factory.mktemp("generated")
+    result = {}
+    for blueprint in BLUEPRINTS:
+        run = run_pipeline(blueprint, out, GenerateConfig(rows=TEST_ROWS))
+        result[run.domain] = run.package
+    return result
+
+
+@pytest.fixture(scope="session")
+def retail_package(packages: dict[str, Path]) -> Path:
+    return packages["retail"]
+
+
+@pytest.fixture(scope="session")
+def retail_env(retail_package: Path) -> Environment:
+    return load_environment(retail_package)

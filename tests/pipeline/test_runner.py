@@ -1,0 +1,160 @@
+"""The pipeline: deterministic, cached, resumable after kill -9, atomic."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envforge.errors import UserInputError
+from envforge.pipeline.dag import GenerateConfig, Stage, build_dag
+from envforge.pipeline.registry import STAGES
+from envforge.pipeline.runner import run_pipeline
+from envforge.pipeline.store import read_files
+from tests.conftest import REPO
+from validators.package_integrity import check_package_integrity
+
+RETAIL = REPO / "blueprints" / "retail.yaml"
+PACKAGE_FILES = {
+    "envforge.yaml",
+    "blueprint.yaml",
+    "ontology.json",
+    "toolgraph.json",
+    "toolgraph.svg",
+    "tools.json",
+    "state.sqlite",
+    "schema.sql",
+    "policy.md",
+}
+
+
+def test_generating_twice_gives_byte_identical_packages(tmp_path: Path) -> None:
+    first = run_pipeline(RETAIL, tmp_path / "a", GenerateConfig(rows=300, seed=7))
+    second = run_pipeline(RETAIL, tmp_path / "b", GenerateConfig(rows=300, seed=7))
+    files = read_files(first.package)
+    assert set(files) == PACKAGE_FILES
+    assert files == read_files(second.package)
+    assert first.package_hash == second.package_hash
+
+
+def test_a_different_seed_gives_different_state_but_the_same_tools(tmp_path: Path) -> None:
+    first = read_files(run_pipeline(RETAIL, tmp_path / "a", GenerateConfig(rows=300, seed=1)).package)
+    second = read_files(run_pipeline(RETAIL, tmp_path / "b", GenerateConfig(rows=300, seed=2)).package)
+    assert first["state.sqlite"] != second["state.sqlite"]
+    assert first["toolgraph.json"] == second["toolgraph.json"]
+
+
+def test_a_rerun_skips_every_stage_and_keeps_the_package(tmp_path: Path) -> None:
+    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    assert [stage.status for stage in first.stages] == ["built"] * len(STAGES)
+    second = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    assert [stage.status for stage in second.stages] == ["cached"] * len(STAGES)
+    assert second.package_hash == first.package_hash
+
+
+def test_changing_rows_rebuilds_only_the_stages_that_depend_on_it(tmp_path: Path) -> None:
+    run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    rerun = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=500))
+    assert {stage.stage: stage.status for stage in rerun.stages} == {
+        "ontology": "cached",
+        "toolgraph": "cached",
+        "state": "built",
+        "package": "built",
+    }
+
+
+def test_force_rebuilds_everything_and_from_rebuilds_downstream_only(tmp_path: Path) -> None:
+    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    forced = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300), force=True)
+    assert [stage.status for stage in forced.stages] == ["built"] * len(STAGES)
+    partial = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300), from_stage="toolgraph")
+    assert {stage.stage: stage.status for stage in partial.stages} == {
+        "ontology": "cached",
+        "toolgraph": "built",
+        "state": "cached",
+        "package": "built",
+    }
+    assert forced.package_hash == partial.package_hash == first.package_hash
+
+
+def test_an_unknown_from_stage_is_a_user_error_with_a_suggestion(tmp_path: Path) -> None:
+    with pytest.raises(UserInputError, match="did you mean 'state'"):
+        run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300), from_stage="stat")
+    assert not (tmp_path / "retail").exists()
+
+
+def test_a_corrupted_cached_artifact_is_rebuilt_not_trusted(tmp_path: Path) -> None:
+    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    state_file = tmp_path / ".cache" / "retail" / "state" / "state.sqlite"
+    state_file.write_bytes(b"garbage")
+    rerun = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    assert {stage.stage: stage.status for stage in rerun.stages}["state"] == "built"
+    assert rerun.package_hash == first.package_hash
+
+
+def test_the_package_holds_the_files_of_the_format_and_passes_integrity(tmp_path: Path) -> None:
+    run = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    assert {path.name for path in run.package.iterdir()} == PACKAGE_FILES
+    assert check_package_integrity(run.package) == []
+    (run.package / "policy.md").write_text("tampered")
+    assert [problem.file for problem in check_package_integrity(run.package)] == ["policy.md"]
+
+
+def test_the_dag_rejects_cycles_and_unknown_inputs() -> None:
+    from envforge.errors import PipelineError
+
+    def build(*_: object) -> object:
+        raise NotImplementedError
+
+    a = Stage(name="a", version=1, inputs=("b",), output=STAGES[0].output, build=build)  # type: ignore[arg-type]
+    b = Stage(name="b", version=1, inputs=("a",), output=STAGES[0].output, build=build)  # type: ignore[arg-type]
+    with pytest.raises(PipelineError, match="cycle"):
+        build_dag([a, b], roots=())
+    lonely = Stage(name="c", version=1, inputs=("nowhere",), output=STAGES[0].output, build=build)  # type: ignore[arg-type]
+    with pytest.raises(PipelineError, match="unknown stage 'nowhere'"):
+        build_dag([lonely], roots=())
+
+
+def _kill_after(stage_line: str, out: Path, rows: int) -> None:
+    """Start `envforge generate` and SIGKILL it as soon as it logs `stage_line` (no sleeps)."""
+    command = [
+        sys.executable,
+        "-m",
+        "envforge.cli.app",
+        "-v",
+        "generate",
+        str(RETAIL),
+        "-o",
+        str(out),
+        "--rows",
+        str(rows),
+        "--json",
+    ]
+    process = subprocess.Popen(command, cwd=REPO, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    assert process.stderr is not None
+    for line in process.stderr:
+        if stage_line in line:
+            os.kill(process.pid, signal.SIGKILL)
+            break
+    process.wait(timeout=120)
+
+
+@pytest.mark.parametrize("stage_line", ["stage ontology built", "stage toolgraph built", "stage state built"])
+def test_a_run_killed_with_sigkill_resumes_and_ends_with_the_same_hashes(tmp_path: Path, stage_line: str) -> None:
+    rows = 20_000
+    reference = run_pipeline(RETAIL, tmp_path / "reference", GenerateConfig(rows=rows))
+    out = tmp_path / "killed"
+    _kill_after(stage_line, out, rows)
+    package = out / "retail"
+    # Whatever the kill interrupted, there is no package or a complete one: never a partial one.
+    assert not package.exists() or check_package_integrity(package) == []
+    resumed = run_pipeline(RETAIL, out, GenerateConfig(rows=rows))
+    statuses = {stage.stage: stage.status for stage in resumed.stages}
+    assert statuses["ontology"] == "cached"
+    assert [stage.content_hash for stage in resumed.stages] == [stage.content_hash for stage in reference.stages]
+    assert read_files(resumed.package) == read_files(reference.package)
+    assert not [entry for entry in out.rglob(".tmp-*")]

@@ -1,0 +1,200 @@
+"""Sessions and tool dispatch on a real SQLite state generated from the retail blueprint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from envforge.runtime.environment import Environment
+from envforge.runtime.errors import ToolError
+from envforge.runtime.session import Session
+
+
+def first(session: Session, tool: str, **filters: Any) -> dict[str, Any]:
+    items: list[dict[str, Any]] = session.call(tool, {**filters, "limit": 1})["items"]
+    assert items, f"the seeded state has no row for {tool} {filters}"
+    return items[0]
+
+
+def test_reset_restores_the_template_state_exactly(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    before = session.snapshot()
+    order = first(session, "list_orders", status="pending")
+    session.call("cancel_order", {"order_id": order["order_id"], "reason": "changed_mind"})
+    assert session.snapshot() != before
+    session.reset()
+    assert session.snapshot() == before
+    assert session.call("get_order", {"order_id": order["order_id"]})["status"] == "pending"
+
+
+def test_two_sessions_never_see_each_others_writes(retail_env: Environment) -> None:
+    one, two = Session(retail_env), Session(retail_env)
+    order = first(one, "list_orders", status="pending")
+    one.call("cancel_order", {"order_id": order["order_id"], "reason": "changed_mind"})
+    assert one.call("get_order", {"order_id": order["order_id"]})["status"] == "cancelled"
+    assert two.call("get_order", {"order_id": order["order_id"]})["status"] == "pending"
+    assert Session(retail_env).call("get_order", {"order_id": order["order_id"]})["status"] == "pending"
+
+
+def test_cancelling_an_order_refunds_its_payment_in_one_transaction(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    order = first(session, "list_orders", status="pending")
+    payment = first(session, "list_payments", order_id=order["order_id"])
+    refunds_before = session.call("list_refunds", {"payment_id": payment["payment_id"]})["total"]
+    result = session.call("cancel_order", {"order_id": order["order_id"], "reason": "found_cheaper"})
+    assert result["order"]["status"] == "cancelled"
+    assert result["refund"]["amount"] == pytest.approx(payment["amount"] - payment["refunded_total"])
+    assert result["refund"]["payment_id"] == payment["payment_id"]
+    assert result["refund"]["created_on"] == retail_env.blueprint.clock.date().isoformat()
+    after = session.call("get_payment", {"payment_id": payment["payment_id"]})
+    assert after["status"] == "refunded"
+    assert after["refunded_total"] == pytest.approx(payment["amount"])
+    assert session.call("list_refunds", {"payment_id": payment["payment_id"]})["total"] == refunds_before + 1
+
+
+def test_inserted_keys_follow_the_largest_key_so_replays_are_identical(retail_env: Environment) -> None:
+    def replay() -> tuple[str, str]:
+        session = Session(retail_env)
+        order = first(session, "list_orders", status="pending")
+        refund = session.call("cancel_order", {"order_id": order["order_id"], "reason": "other"})["refund"]
+        return refund["refund_id"], session.state_hash()
+
+    assert replay() == replay()
+
+
+def test_changing_a_quantity_moves_the_order_total_and_the_stock(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    for order in session.call("list_orders", {"status": "pending", "limit": 100})["items"]:
+        items = session.call("list_order_items", {"order_id": order["order_id"]})["items"]
+        item = next((item for item in items if item["status"] == "ordered" and item["quantity"] < 10), None)
+        if item is not None:
+            break
+    else:
+        pytest.fail("no pending order with an open line in the seeded state")
+    product = session.call("get_product", {"product_id": item["product_id"]})
+    new = item["quantity"] + 1
+    result = session.call("change_item_quantity", {"item_id": item["item_id"], "quantity": new})
+    assert result["item"]["quantity"] == new
+    assert result["order"]["total"] == pytest.approx(order["total"] + item["unit_price"], abs=0.01)
+    assert session.call("get_product", {"product_id": product["product_id"]})["stock"] == product["stock"] - 1
+
+
+def _bad_calls(session: Session) -> list[tuple[str, dict[str, Any], str]]:
+    delivered = first(session, "list_orders", status="delivered")
+    standard = first(session, "list_customers", loyalty_tier="standard")
+    gold = first(session, "list_customers", loyalty_tier="gold")
+    taken = first(session, "list_customers")["email"]
+    item = first(session, "list_order_items", status="ordered")
+    return [
+        ("get_order", {"order_id": 42}, "invalid_arguments"),
+        ("get_order", {}, "invalid_arguments"),
+        ("get_order", {"order_id": "ORD-1", "verbose": True}, "invalid_arguments"),
+        ("get_order", {"order_id": "ORD-000000"}, "not_found"),
+        ("get_order", {"order_id": "x' OR '1'='1"}, "not_found"),
+        ("get_order", {"order_id": '\'; DROP TABLE "order"; --'}, "not_found"),
+        ("cancel_order", {"order_id": delivered["order_id"], "reason": "other"}, "precondition_failed"),
+        ("cancel_order", {"order_id": delivered["order_id"], "reason": "bored"}, "invalid_arguments"),
+        ("grant_store_credit", {"customer_id": standard["customer_id"], "amount": 10}, "policy_violation"),
+        ("grant_store_credit", {"customer_id": gold["customer_id"], "amount": 75}, "policy_violation"),
+        ("grant_store_credit", {"customer_id": gold["customer_id"], "amount": "ten"}, "invalid_arguments"),
+        ("change_item_quantity", {"item_id": item["item_id"], "quantity": 0}, "invalid_arguments"),
+        ("update_email", {"customer_id": gold["customer_id"], "email": taken}, "constraint_violation"),
+        ("update_email", {"customer_id": gold["customer_id"], "email": "no-at-sign"}, "precondition_failed"),
+        ("delete_everything", {}, "unknown_tool"),
+    ]
+
+
+def test_every_bad_call_is_a_structured_error_that_leaves_the_state_byte_identical(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    for tool, arguments, code in _bad_calls(session):
+        before = session.snapshot()
+        ok, result = session.call_tool(tool, arguments)
+        assert not ok, (tool, arguments, result)
+        assert result["error"]["code"] == code, (tool, arguments, result)
+        assert result["error"]["message"]
+        assert session.snapshot() == before, (tool, arguments)
+
+
+def test_a_policy_violation_names_the_policy(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    standard = first(session, "list_customers", loyalty_tier="standard")
+    with pytest.raises(ToolError) as caught:
+        session.call("grant_store_credit", {"customer_id": standard["customer_id"], "amount": 10})
+    assert caught.value.code == "policy_violation"
+    assert caught.value.policy == "store_credit_cap"
+
+
+def test_sql_metacharacters_are_data_not_sql(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    gold = first(session, "list_customers", loyalty_tier="gold")
+    hostile = "o'brien\"; DROP TABLE customer;--@example.com"
+    result = session.call("update_email", {"customer_id": gold["customer_id"], "email": hostile})
+    assert result["customer"]["email"] == hostile.lower()
+    assert session.call("find_customer_by_email", {"email": hostile})["customer_id"] == gold["customer_id"]
+    assert session.call("list_customers", {"email": "%"})["total"] == 0
+    assert session.call("list_customers", {"email": "_"})["total"] == 0
+    assert session.call("list_customers", {"limit": 1})["total"] == len(session.rows("customer"))
+
+
+def test_list_filters_match_text_by_substring_and_other_fields_exactly(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    customer = first(session, "list_customers")
+    part = customer["last_name"][1:4].upper()
+    found = session.call("list_customers", {"last_name": part, "limit": 100})
+    assert customer["customer_id"] in [row["customer_id"] for row in found["items"]]
+    assert all(part.lower() in row["last_name"].lower() for row in found["items"])
+    pending = session.call("list_orders", {"status": "pending", "limit": 100})
+    assert pending["total"] == sum(row["status"] == "pending" for row in session.rows("order"))
+    page = session.call("list_orders", {"limit": 5, "offset": 5})["items"]
+    everything = [row["order_id"] for row in session.rows("order")]
+    assert [row["order_id"] for row in page] == everything[5:10]
+
+
+def test_entity_invariants_roll_back_the_whole_action(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    for order in session.call("list_orders", {"status": "pending", "limit": 100})["items"]:
+        for item in session.call("list_order_items", {"order_id": order["order_id"]})["items"]:
+            product = session.call("get_product", {"product_id": item["product_id"]})
+            if item["status"] == "ordered" and product["stock"] + item["quantity"] < 10:
+                before = session.snapshot()
+                ok, result = session.call_tool("change_item_quantity", {"item_id": item["item_id"], "quantity": 10})
+                assert not ok
+                assert result["error"]["code"] in ("precondition_failed", "policy_violation")
+                assert session.snapshot() == before
+                return
+    pytest.skip("seeded state has no line whose product is short of stock")
+
+
+def _arguments_for(schema: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    values = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**6), max_value=10**6),
+        st.floats(allow_nan=False, allow_infinity=False, width=32),
+        st.text(max_size=30),
+        st.sampled_from(["ORD-", "' OR 1=1 --", "%", "_", "CUS-100000", "\x00", "ü🙂"]),
+    )
+    names = [*schema.get("properties", {}), "unexpected"]
+    return st.dictionaries(st.sampled_from(names), values, max_size=4)
+
+
+@settings(
+    max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_no_call_crashes_and_every_refused_call_leaves_the_state_untouched(
+    retail_env: Environment, data: st.DataObject
+) -> None:
+    session = Session(retail_env)
+    tool = data.draw(st.sampled_from(sorted(retail_env.tools)))
+    arguments = data.draw(_arguments_for(retail_env.tools[tool].parameters))
+    before = session.snapshot()
+    ok, result = session.call_tool(tool, arguments)
+    if not ok:
+        assert set(result) == {"error"}
+        assert session.snapshot() == before
+    elif retail_env.tools[tool].kind == "read":
+        assert session.snapshot() == before
