@@ -23,6 +23,7 @@ def envforge_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subproce
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.run(
         [sys.executable, "-m", "envforge.cli.app", *args],
+        check=False,
         cwd=cwd,
         capture_output=True,
         text=True,
