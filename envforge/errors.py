@@ -21,6 +21,7 @@ class BlueprintError(UserInputError):
     """
 
     def __init__(self, message: str, *, file: str = "", line: int | None = None, path: str = "") -> None:
+        message = " ".join(message.split()) if "\n" in message or "\r" in message else message
         self.file = file
         self.line = line
         self.path = path

@@ -16,10 +16,10 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from time import perf_counter_ns
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import anyio
 import psutil
@@ -30,6 +30,10 @@ from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.session import Session
 
+if TYPE_CHECKING:
+    from mcp_types import RequestParamsMeta
+
+T = TypeVar("T")
 MB = 1_000_000
 STDIO_EPISODES = 5
 """Fresh-process episodes timed for the MCP baseline; each costs about a second."""
@@ -39,6 +43,8 @@ REPEATABLE_CALLS = 3
 RESET_GOAL_MS = 1.0
 CALL_GOAL_MS = 0.3
 RSS_GOAL_MB = 1000.0
+RSS_GOAL_SESSIONS = 1000
+"""The memory goal is stated for this many live sessions; other counts are reported without one."""
 READ_OPERATIONS = ("get", "find", "list")
 REFUSALS_BY_PREFERENCE = ("constraint_violation", "policy_violation", "precondition_failed", "not_found")
 
@@ -56,21 +62,28 @@ def summarize(samples_ns: list[int]) -> Timing:
     """Median and p95 (the 19th of 20 quantiles) of nanosecond samples, in milliseconds."""
     if not samples_ns:
         raise ValueError("no samples")
-    p95 = statistics.quantiles(samples_ns, n=20)[18] if len(samples_ns) > 1 else samples_ns[0]
+    p95 = statistics.quantiles(samples_ns, n=20, method="inclusive")[18] if len(samples_ns) > 1 else samples_ns[0]
     return Timing(statistics.median(samples_ns) / 1e6, p95 / 1e6, len(samples_ns))
 
 
 def time_calls(
-    call: Callable[[], object], *, repeat: int, warmup: int, before: Callable[[], object] | None = None
+    call: Callable[[], T],
+    *,
+    repeat: int,
+    warmup: int,
+    before: Callable[[], object] | None = None,
+    check: Callable[[T], None] | None = None,
 ) -> Timing:
-    """Time `call` `repeat` times after `warmup` untimed runs; `before` runs untimed ahead of each."""
+    """Time `call` `repeat` times after `warmup` untimed runs; `before` and `check(result)` run untimed."""
     samples: list[int] = []
     for index in range(warmup + repeat):
         if before is not None:
             before()
         start = perf_counter_ns()
-        call()
+        result = call()
         elapsed = perf_counter_ns() - start
+        if check is not None:
+            check(result)
         if index >= warmup:
             samples.append(elapsed)
     return summarize(samples)
@@ -111,7 +124,7 @@ class BenchRow:
             self.baseline,
             self._quantity(self.baseline_median),
             f"{self.ratio:,.1f}x",
-            "-" if self.goal is None else f"<= {self._quantity(self.goal)}",
+            "-" if self.goal is None else f"<= {self.goal:g} {self.unit}",
             met,
         )
 
@@ -167,6 +180,8 @@ class Probe:
     outcome: str
     """`ok`, or the error code of a refused call."""
     repeatable: bool
+    changes: bool = False
+    """Whether a successful call changed the state's content (a no-op update does not)."""
     statements: tuple[str, ...] = ()
 
     @property
@@ -246,8 +261,8 @@ def _argument(
     referenced: dict[str, list[dict[str, Any]]],
     own: list[dict[str, Any]],
 ) -> Any:
-    if name in referenced and referenced[name]:
-        rows = referenced[name]
+    rows = referenced.get(name)
+    if rows:
         return rows[index % len(rows)][session.env.entities[tool.param_refs[name]].key]
     if own and own[index % len(own)].get(name) is not None:
         return own[index % len(own)][name]
@@ -255,20 +270,27 @@ def _argument(
 
 
 def try_tool(env: Environment, tool: ToolSpec) -> Probe | None:
-    """The first candidate call of `tool` that succeeds, else its most telling refusal, else None."""
+    """A candidate call of `tool` that succeeds (for a WRITE, one that changes the state if any does),
+    else its most telling refusal, else None."""
     session = Session(env)
+    initial = session.state_hash() if tool.kind == "write" else ""
     try:
+        unchanged: Probe | None = None
         refusal: Probe | None = None
         for arguments in candidate_arguments(session, tool):
             ok, result = session.call_tool(tool.name, arguments)
             if ok:
-                return Probe(tool.name, arguments, "ok", _repeatable(session, tool.name, arguments))
+                changes = tool.kind == "write" and session.state_hash() != initial
+                probe = Probe(tool.name, arguments, "ok", _repeatable(session, tool.name, arguments), changes)
+                session.reset()
+                if changes or tool.kind == "read":
+                    return probe
+                unchanged = unchanged or probe
+                continue
             code = str(result["error"]["code"])
-            if code in REFUSALS_BY_PREFERENCE and (
-                refusal is None or _preference(code) < _preference(refusal.outcome)
-            ):
+            if code in REFUSALS_BY_PREFERENCE and (refusal is None or _preference(code) < _preference(refusal.outcome)):
                 refusal = Probe(tool.name, arguments, code, repeatable=True)
-        return refusal
+        return unchanged or refusal
     finally:
         session.close()
 
@@ -294,22 +316,24 @@ def find_read_probe(env: Environment) -> Probe:
 
 
 def find_write_probe(env: Environment) -> Probe | None:
-    """A repeatable successful WRITE if any, else any successful one, else a refused one, else None."""
-    first_ok: Probe | None = None
-    refused: Probe | None = None
+    """The best WRITE call in tool order: succeeds, changes the state, repeatable - in that order of weight.
+
+    None when the environment has no WRITE tool, or none answered more than argument errors.
+    """
+    best: Probe | None = None
     for tool in env.toolgraph.tools:
         if tool.kind != "write":
             continue
         probe = try_tool(env, tool)
-        if probe is None:
-            continue
-        if probe.ok and probe.repeatable:
-            return probe
-        if probe.ok and first_ok is None:
-            first_ok = probe
-        elif not probe.ok and refused is None:
-            refused = probe
-    return first_ok or refused
+        if probe is not None and (best is None or _write_rank(probe) < _write_rank(best)):
+            best = probe
+            if _write_rank(best) == (0, 0, 0):
+                break
+    return best
+
+
+def _write_rank(probe: Probe) -> tuple[int, int, int]:
+    return (0 if probe.ok else 1, 0 if probe.changes else 1, 0 if probe.repeatable else 1)
 
 
 def capture_statements(env: Environment, probe: Probe) -> Probe:
@@ -322,7 +346,7 @@ def capture_statements(env: Environment, probe: Probe) -> Probe:
     finally:
         session.connection.set_trace_callback(None)
         session.close()
-    return Probe(probe.tool, probe.arguments, probe.outcome, probe.repeatable, tuple(statements))
+    return replace(probe, statements=tuple(statements))
 
 
 # --- reset and in-process calls -------------------------------------------------------------------
@@ -387,25 +411,23 @@ def bench_reset(env: Environment, template: Path, database: Path, *, repeat: int
         "reset",
         "session reset",
         ours,
-        "copy state.sqlite + connect",
+        "file copy + connect",
         baseline,
         goal=RESET_GOAL_MS,
         note=f"Session.reset() on a {len(env.template):,}-byte template; baseline copies the file in {database.parent}",
     )
 
 
-def bench_read(
-    env: Environment, probe: Probe, template: Path, database: Path, *, repeat: int, warmup: int
-) -> BenchRow:
+def bench_read(env: Environment, probe: Probe, template: Path, database: Path, *, repeat: int, warmup: int) -> BenchRow:
     with _session(env) as session:
         ours = time_calls(lambda: session.call(probe.tool, probe.arguments), repeat=repeat, warmup=warmup)
     naive = NaiveDatabase(template, database)
     baseline = time_calls(lambda: naive.replay(probe.statements), repeat=repeat, warmup=warmup)
     return _row(
         "read",
-        f"READ call {probe.tool}",
+        f"READ {probe.tool}",
         ours,
-        "fresh connection per call",
+        "connect per call",
         baseline,
         goal=CALL_GOAL_MS,
         note=f"Session.call({probe.tool!r}, {probe.arguments!r}); baseline runs the same SQL on an on-disk copy",
@@ -419,21 +441,30 @@ def bench_write(
         # A write that succeeds only once must start each sample from the initial state again.
         before = None if probe.repeatable else session.reset
         ours = time_calls(
-            lambda: session.call_tool(probe.tool, probe.arguments), repeat=repeat, warmup=warmup, before=before
+            lambda: session.call_tool(probe.tool, probe.arguments),
+            repeat=repeat,
+            warmup=warmup,
+            before=before,
+            check=lambda outcome: _expect(probe, outcome),
         )
     naive = NaiveDatabase(template, database)
-    baseline = time_calls(
-        lambda: naive.replay(probe.statements), repeat=repeat, warmup=warmup, before=naive.restore
-    )
+    baseline = time_calls(lambda: naive.replay(probe.statements), repeat=repeat, warmup=warmup, before=naive.restore)
     return _row(
         "write",
-        f"WRITE call {probe.tool}" + ("" if probe.ok else f" (refused: {probe.outcome})"),
+        f"WRITE {probe.tool}" + ("" if probe.ok else f" (refused: {probe.outcome})"),
         ours,
-        "fresh connection + commit per call",
+        "connect + commit per call",
         baseline,
         goal=CALL_GOAL_MS,
         note=_write_note(probe),
     )
+
+
+def _expect(probe: Probe, outcome: tuple[bool, dict[str, Any]]) -> None:
+    ok, result = outcome
+    code = "ok" if ok else str(result["error"]["code"])
+    if code != probe.outcome:
+        raise EnvforgeError(f"{probe.tool} answered {code} during the benchmark, not {probe.outcome} as when chosen")
 
 
 def _write_note(probe: Probe) -> str:
@@ -443,6 +474,8 @@ def _write_note(probe: Probe) -> str:
         outcome = "succeeds every time, samples back to back on one session"
     else:
         outcome = "succeeds once per state, so the session is reset (untimed) before each sample"
+    if probe.ok and not probe.changes:
+        outcome += " (no WRITE call that changes the state was found; this one leaves content as it was)"
     return (
         f"Session.call_tool({probe.tool!r}, {probe.arguments!r}): {outcome}; "
         "baseline replays the same SQL on a restored on-disk copy and commits"
@@ -538,11 +571,12 @@ async def mcp_inprocess(env: Environment, probe: Probe, repeat: int, warmup: int
     from mcp.client import Client
 
     server = EnvServer(env)
+    meta = cast("RequestParamsMeta", {EPISODE_META_KEY: "bench"})
     samples: list[int] = []
     async with Client(server.server) as client:
         for index in range(warmup + repeat):
             start = perf_counter_ns()
-            result = await client.call_tool(probe.tool, probe.arguments, meta={EPISODE_META_KEY: "bench"})
+            result = await client.call_tool(probe.tool, probe.arguments, meta=meta)
             elapsed = perf_counter_ns() - start
             if result.is_error:
                 raise EnvforgeError(f"the in-process MCP server refused {probe.tool}: {result.structured_content}")
@@ -557,9 +591,9 @@ def bench_mcp(env: Environment, probe: Probe, episodes: Episodes, *, repeat: int
     ours = anyio.run(mcp_inprocess, env, probe, repeat, warmup)
     return _row(
         "mcp",
-        f"MCP call {probe.tool}",
+        f"MCP {probe.tool}",
         ours,
-        "fresh server process per episode",
+        "process per episode",
         summarize(episodes.times_ns),
         goal=None,
         note=(
@@ -592,16 +626,16 @@ def bench_memory(env: Environment, probe: Probe, sessions: int, episodes: Episod
     per_session = (after - before) / sessions
     return BenchRow(
         key="rss",
-        measure=f"RSS, {sessions:,} live sessions",
+        measure=f"RSS {sessions:,} sessions",
         unit="MB",
         median=after / MB,
         p95=None,
-        baseline=f"process per episode (one measured, x{sessions:,} extrapolated)",
+        baseline=f"1 process x{sessions:,} (extrapolated)",
         baseline_median=per_process * sessions / MB,
         baseline_p95=None,
         samples=1,
         baseline_samples=len(episodes.rss_bytes),
-        goal=RSS_GOAL_MB,
+        goal=RSS_GOAL_MB if sessions == RSS_GOAL_SESSIONS else None,
         note=(
             f"whole process: {before / MB:,.1f} MB before the sessions, {per_session / 1e3:,.1f} kB per session "
             f"after one {probe.tool} call each; one fresh server process: {per_process / MB:,.1f} MB"

@@ -26,18 +26,22 @@ Rows = Annotated[int, typer.Option("--rows", min=10, max=1_000_000, help="Seed r
 AsJson = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary instead of tables.")]
 
 
+SHIPPED = Path(__file__).resolve().parents[2] / "blueprints"
+
+
 def resolve_blueprint(value: str) -> Path:
     """A path to a YAML file, or the name of a shipped blueprint (`retail` -> blueprints/retail.yaml)."""
     path = Path(value)
     if path.suffix in (".yaml", ".yml") or path.exists() or "/" in value:
         return path
-    shipped = Path("blueprints") / f"{value}.yaml"
-    if shipped.exists():
-        return shipped
+    for folder in (Path("blueprints"), SHIPPED):
+        if (folder / f"{value}.yaml").is_file():
+            return folder / f"{value}.yaml"
     from envforge.errors import did_you_mean
 
-    names = [p.stem for p in Path("blueprints").glob("*.yaml")]
-    raise UserInputError(f"{value}: no such blueprint file or shipped blueprint{did_you_mean(value, names)}")
+    names = sorted({p.stem for folder in (Path("blueprints"), SHIPPED) for p in folder.glob("*.yaml")})
+    hint = did_you_mean(value, names) or (f"; shipped: {', '.join(names)}" if names else "")
+    raise UserInputError(f"{value}: no such blueprint file or shipped blueprint{hint}")
 
 
 @app.callback()

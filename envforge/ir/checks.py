@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Sequence
 
 import networkx as nx
@@ -17,11 +18,19 @@ from envforge.ir.blueprint import (
     InsertEffect,
     UpdateEffect,
 )
-from envforge.ir.expressions import ExpressionError, compile_expression
+from envforge.ir.expressions import FUNCTIONS, ExpressionError, compile_expression
 from envforge.ir.locations import Locations, Path_, format_path
 
 NUMERIC_TYPES = frozenset({"integer", "number", "money"})
 CLOCK_NAMES = frozenset({"now", "today"})
+EXPRESSION_HINT = (
+    "expressions use bound rows (order.status), args.<name>, now, today, arithmetic, comparisons, "
+    "and/or/not, in (...), is None and the functions " + ", ".join(sorted(FUNCTIONS))
+)
+
+
+def _listed(names: Iterable[str]) -> str:
+    return ", ".join(names) or "none"
 
 
 class _Checker:
@@ -34,11 +43,13 @@ class _Checker:
         return BlueprintError(message, file=self.locations.file, line=self.locations.line(path), path=format_path(path))
 
     def unique(self, names: Sequence[str], path: Path_, key: str, what: str) -> None:
-        seen: set[str] = set()
+        seen: dict[str, int] = {}
         for index, name in enumerate(names):
             if name in seen:
-                raise self.fail((*path, index, key), f"duplicate {what} '{name}'; give each {what} its own name")
-            seen.add(name)
+                first = self.locations.line((*path, seen[name], key))
+                where = f" (first declared on line {first})" if first is not None else ""
+                raise self.fail((*path, index, key), f"duplicate {what} '{name}'{where}; give each {what} its own name")
+            seen[name] = index
 
     def entity(self, name: str, path: Path_) -> EntitySpec:
         entity = self.entities.get(name)
@@ -50,20 +61,29 @@ class _Checker:
     def field(self, entity: EntitySpec, name: str, path: Path_) -> None:
         names = [field.name for field in entity.fields]
         if name not in names:
-            raise self.fail(path, f"entity '{entity.name}' has no field '{name}'{did_you_mean(name, names)}")
+            hint = did_you_mean(name, names) or f"; its fields are {_listed(names)}"
+            raise self.fail(path, f"entity '{entity.name}' has no field '{name}'{hint}")
 
     def expression(self, source: str, path: Path_, scope: dict[str, EntitySpec | None], params: Iterable[str]) -> None:
         """Check that every name the expression reads exists. `scope` maps aliases to entities."""
+        function = _unknown_function(source)
+        if function is not None:
+            hint = did_you_mean(function, FUNCTIONS) or f"; known functions: {_listed(sorted(FUNCTIONS))}"
+            raise self.fail(path, f"unknown function '{function}' in {source!r}{hint}")
         try:
             compiled = compile_expression(source)
         except ExpressionError as exc:
-            raise self.fail(path, f"{exc}; see the expression language in blueprints/schema.json") from None
+            raise self.fail(path, f"{exc}; {EXPRESSION_HINT}") from None
         param_names = list(params)
         for reference in compiled.references:
             if reference.root == "args":
                 if reference.attr is None or reference.attr not in param_names:
                     name = reference.attr or ""
-                    raise self.fail(path, f"no argument 'args.{name}'{did_you_mean(name, param_names)}")
+                    if not param_names:
+                        hint = "; there are no arguments here (an entity policy sees only the row it checks)"
+                    else:
+                        hint = did_you_mean(name, param_names) or f"; the arguments are {_listed(param_names)}"
+                    raise self.fail(path, f"no argument 'args.{name}'{hint}")
             elif reference.root in CLOCK_NAMES and reference.attr is None:
                 continue
             elif reference.root in scope:
@@ -72,10 +92,8 @@ class _Checker:
                     self.field(entity, reference.attr, path)
             else:
                 known = [*scope, "args", *CLOCK_NAMES]
-                raise self.fail(
-                    path,
-                    f"unknown name '{reference.root}' in {source!r}{did_you_mean(reference.root, known)}",
-                )
+                hint = did_you_mean(reference.root, known) or f"; names here are {_listed(known)}"
+                raise self.fail(path, f"unknown name '{reference.root}' in {source!r}{hint}")
 
     def run(self) -> None:
         blueprint = self.blueprint
@@ -103,7 +121,8 @@ class _Checker:
         if len(keys) != 1:
             raise self.fail(
                 (*path, "fields"),
-                f"entity '{entity.name}' needs exactly one field of type 'id', has {len(keys)}",
+                f"entity '{entity.name}' needs exactly one field of type 'id', has {len(keys)}; "
+                "give exactly one field 'type: id'",
             )
         for index, field in enumerate(entity.fields):
             where = (*path, "fields", index)
@@ -116,7 +135,11 @@ class _Checker:
                 and generator.weights
                 and len(generator.choices) != len(generator.weights)
             ):
-                raise self.fail((*where, "generator", "weights"), "weights must have one number per choice")
+                raise self.fail(
+                    (*where, "generator", "weights"),
+                    f"{len(generator.weights)} weights for {len(generator.choices)} choices; "
+                    "give one weight per choice",
+                )
 
     def check_relations(self) -> None:
         blueprint = self.blueprint
@@ -130,14 +153,21 @@ class _Checker:
             self.field(child, relation.field, (*path, "field"))
             field = next(field for field in child.fields if field.name == relation.field)
             if field.type != "ref":
+                refs = [field.name for field in child.fields if field.type == "ref"]
+                hint = did_you_mean(field.name, refs) or (
+                    f"; name one of its ref fields ({_listed(refs)}) or make '{field.name}' 'type: ref'"
+                    if refs
+                    else f"; make '{field.name}' 'type: ref'"
+                )
                 raise self.fail(
                     (*path, "field"),
-                    f"field '{child.name}.{field.name}' is '{field.type}'; a foreign key field needs type 'ref'",
+                    f"field '{child.name}.{field.name}' has type '{field.type}', but a relation needs a 'ref' field{hint}",
                 )
             if (child.name, field.name) in used:
                 raise self.fail(
                     (*path, "field"),
-                    f"field '{child.name}.{field.name}' is already the key of relation '{used[(child.name, field.name)]}'",
+                    f"field '{child.name}.{field.name}' is already the key of relation "
+                    f"'{used[(child.name, field.name)]}'; give each relation its own ref field",
                 )
             used[(child.name, field.name)] = relation.name
             if relation.required:
@@ -209,7 +239,9 @@ class _Checker:
             if param.ref is not None:
                 self.entity(param.ref, (*path, "params", index, "ref"))
             if param.type == "enum" and not param.values:
-                raise self.fail((*path, "params", index), f"enum argument '{param.name}' needs 'values'")
+                raise self.fail(
+                    (*path, "params", index), f"enum argument '{param.name}' needs 'values'; list the allowed values"
+                )
         scope: dict[str, EntitySpec | None] = {}
         for index, binding in enumerate(action.bind):
             where = (*path, "bind", index)
@@ -230,14 +262,14 @@ class _Checker:
             self.check_effect(effect, (*path, "effects", index), scope, params)
         for index, alias in enumerate(action.returns):
             if alias not in scope:
-                raise self.fail((*path, "returns", index), f"unknown alias '{alias}'{did_you_mean(alias, scope)}")
+                hint = did_you_mean(alias, scope) or f"; the aliases are {_listed(scope)}"
+                raise self.fail((*path, "returns", index), f"unknown alias '{alias}'{hint}")
 
     def alias(self, alias: str, path: Path_, scope: dict[str, EntitySpec | None]) -> EntitySpec:
         entity = scope.get(alias)
         if entity is None:
-            raise self.fail(
-                path, f"unknown alias '{alias}'{did_you_mean(alias, scope)}; bind the row under 'bind' first"
-            )
+            hint = did_you_mean(alias, scope) or f"; bind the row under 'bind' first (bound: {_listed(scope)})"
+            raise self.fail(path, f"unknown alias '{alias}'{hint}")
         return entity
 
     def check_effect(self, effect: object, path: Path_, scope: dict[str, EntitySpec | None], params: list[str]) -> None:
@@ -246,7 +278,9 @@ class _Checker:
             for name, source in effect.set.items():
                 self.field(entity, name, (*path, "set", name))
                 if _field_type(entity, name) == "id":
-                    raise self.fail((*path, "set", name), f"the key '{entity.name}.{name}' cannot be changed")
+                    raise self.fail(
+                        (*path, "set", name), f"the key '{entity.name}.{name}' cannot be changed; remove it from 'set'"
+                    )
                 self.expression(source, (*path, "set", name), scope, params)
         elif isinstance(effect, IncrementEffect | DecrementEffect):
             target = effect.increment if isinstance(effect, IncrementEffect) else effect.decrement
@@ -276,7 +310,8 @@ class _Checker:
                 ):
                     raise self.fail(
                         (*path, "values"),
-                        f"insert into '{entity.name}' must set '{field.name}' (not nullable, no default)",
+                        f"insert into '{entity.name}' must set '{field.name}' (not nullable, no default); "
+                        "add it under 'values'",
                     )
             scope[effect.alias] = entity
         elif isinstance(effect, DeleteEffect):
@@ -306,10 +341,8 @@ class _Checker:
             for action_index, name in enumerate(policy.actions or []):
                 action = actions.get(name)
                 if action is None:
-                    raise self.fail(
-                        (*path, "actions", action_index),
-                        f"unknown action '{name}'{did_you_mean(name, actions)}",
-                    )
+                    hint = did_you_mean(name, actions) or f"; the actions are {_listed(actions)}"
+                    raise self.fail((*path, "actions", action_index), f"unknown action '{name}'{hint}")
                 scope: dict[str, EntitySpec | None] = {b.name: self.entities[b.entity] for b in action.bind}
                 self.expression(policy.require, (*path, "require"), scope, [param.name for param in action.params])
 
@@ -331,6 +364,18 @@ def read_tool_names(blueprint: Blueprint) -> dict[str, str]:
             if field.unique and field.searchable:
                 names[f"find_{entity.name}_by_{field.name}"] = entity.name
     return names
+
+
+def _unknown_function(source: str) -> str | None:
+    """The first function an expression calls that the expression language does not have."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in FUNCTIONS:
+            return node.func.id
+    return None
 
 
 def _field_type(entity: EntitySpec, name: str) -> str:

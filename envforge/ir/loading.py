@@ -12,7 +12,7 @@ from pydantic import BaseModel, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
 from envforge.errors import BlueprintError, did_you_mean
-from envforge.ir.blueprint import EFFECT_KINDS, Blueprint
+from envforge.ir.blueprint import ActionSpec, Blueprint
 from envforge.ir.checks import check_blueprint
 from envforge.ir.locations import Locations, Path_, format_path
 
@@ -53,9 +53,7 @@ def _construct(
         return result
     if isinstance(node, yaml.SequenceNode):
         active.add(id(node))
-        items = [
-            _construct(item, (*path, index), lines, constructor, active) for index, item in enumerate(node.value)
-        ]
+        items = [_construct(item, (*path, index), lines, constructor, active) for index, item in enumerate(node.value)]
         active.discard(id(node))
         return items
     return constructor.construct_object(node)
@@ -88,9 +86,9 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Locations]:
         raise _syntax_error(exc, file) from None
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
         raise BlueprintError(
-            f"the file contains the control character #x{ord(str(exc.character)):04x}, which YAML does not allow; "
-            "remove it",
+            f"the file contains the character #x{code:04x}, which YAML does not allow; remove it",
             file=file,
             line=line,
         ) from None
@@ -184,6 +182,22 @@ def _walk(loc: tuple[int | str, ...]) -> tuple[Path_, Any]:
     return tuple(path), _unwrap(annotation)
 
 
+def _effect_kinds() -> list[str]:
+    """The keys that name an effect's kind (`update`, `insert`, ...), read from the effect union's tags."""
+    effects = typing.get_args(ActionSpec.model_fields["effects"].annotation)[0]
+    union = typing.get_args(effects)[0] if typing.get_origin(effects) is typing.Annotated else effects
+    return [
+        meta.tag
+        for member in _union_members(union) or []
+        if typing.get_origin(member) is typing.Annotated
+        for meta in member.__metadata__
+        if isinstance(meta, Tag)
+    ]
+
+
+EFFECT_KINDS = _effect_kinds()
+
+
 def _shown(value: Any) -> str:
     if value is None:
         return "nothing"
@@ -241,6 +255,10 @@ def _describe(error: ErrorDetails, errors: list[ErrorDetails]) -> tuple[Path_, s
     if kind in _EXPECTED:
         expected = [_EXPECTED[e["type"]] for e in errors if _walk(e["loc"])[0] == loc and e["type"] in _EXPECTED]
         wanted = [word for index, word in enumerate(expected) if word and word not in expected[:index]]
+        if "a number" in wanted and "a whole number" in wanted:
+            wanted.remove("a whole number")
+        if len(wanted) > 1 and "true or false" in wanted:
+            wanted[wanted.index("true or false")] = "true/false"
         if wanted:
             listed = wanted[0] if len(wanted) == 1 else f"{', '.join(wanted[:-1])} or {wanted[-1]}"
             return loc, f"expected {listed}, got {_shown(given)}; fix the value"

@@ -28,42 +28,31 @@ def render_svg(graph: ToolGraph) -> str:
         for index, tool in enumerate(tools):
             position[tool.name] = (column, -(index + offset))
 
+    tools = {tool.name: tool for tool in graph.tools}
+    drawn = [edge for edge in graph.edges if tools[edge.source].kind == "read" and tools[edge.target].kind == "write"]
+    pairs = sorted({(edge.source, edge.target) for edge in drawn})
     with plt.rc_context({"svg.hashsalt": "envforge", "svg.fonttype": "none", "font.family": "DejaVu Sans"}):
-        figure, axes = plt.subplots(figsize=(11, 1 + rows * ROW_HEIGHT))
+        figure, axes = plt.subplots(figsize=(11, 1.2 + rows * ROW_HEIGHT))
         axes.set_axis_off()
-        axes.set_xlim(-0.45, 1.45)
+        axes.set_xlim(-0.6, 1.6)
         axes.set_ylim(-rows, 1)
         axes.set_title(
-            f"{graph.domain}: {len(reads)} READ and {len(writes)} WRITE tools, {len(graph.edges)} edges",
-            fontsize=10,
+            f"{graph.domain}: {len(reads)} READ tools (left) feed {len(writes)} WRITE tools (right)\n"
+            f"an arrow: an output of the left tool supplies an argument of the right one "
+            f"({len(pairs)} pairs drawn; {len(graph.edges)} edges in toolgraph.json)",
+            fontsize=9,
         )
-        for edge in graph.edges:
-            (x0, y0), (x1, y1) = position[edge.source], position[edge.target]
-            if x0 == x1:
-                continue
-            axes.add_patch(
-                FancyArrowPatch(
-                    (x0 + 0.2, y0),
-                    (x1 - 0.2, y1),
-                    arrowstyle="-|>",
-                    mutation_scale=6,
-                    linewidth=0.4,
-                    color="#888888",
-                    alpha=0.35,
-                )
-            )
+        for source, target in pairs:
+            (_, y0), (_, y1) = position[source], position[target]
+            arrow = FancyArrowPatch((0.03, y0), (0.97, y1), arrowstyle="-|>", mutation_scale=7, linewidth=0.4)
+            arrow.set_color("#777777")
+            arrow.set_alpha(0.4)
+            axes.add_patch(arrow)
         for tool in graph.tools:
             x, y = position[tool.name]
-            color = READ_COLOR if tool.kind == "read" else WRITE_COLOR
-            axes.text(
-                x,
-                y,
-                tool.name,
-                ha="center",
-                va="center",
-                fontsize=7,
-                bbox={"boxstyle": "round", "facecolor": color, "linewidth": 0.5},
-            )
+            read = tool.kind == "read"
+            box = {"boxstyle": "round", "facecolor": READ_COLOR if read else WRITE_COLOR, "linewidth": 0.5}
+            axes.text(x, y, tool.name, ha="right" if read else "left", va="center", fontsize=7, bbox=box)
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "envforge"}, bbox_inches="tight")
         plt.close(figure)
