@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> Any:
     """Entry point: user errors print one line and exit 2; no tracebacks for bad input."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        return app(args=argv, standalone_mode=False)
+        outcome = app(args=argv, standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
@@ -176,7 +176,10 @@ def main(argv: list[str] | None = None) -> Any:
         _fail("interrupted", 130)
     except BrokenPipeError:
         sys.exit(0)
-    return None
+    # Without standalone mode, click returns a command's exit code instead of exiting.
+    if isinstance(outcome, int) and outcome:
+        sys.exit(outcome)
+    return outcome
 
 
 if __name__ == "__main__":
