@@ -414,7 +414,7 @@ def bench_reset(env: Environment, template: Path, database: Path, *, repeat: int
         "file copy + connect",
         baseline,
         goal=RESET_GOAL_MS,
-        note=f"Session.reset() on a {len(env.template):,}-byte template; baseline copies the file in {database.parent}",
+        note=f"Session.reset() on a {len(env.template):,}-byte template; baseline copies the file within {tempfile.gettempdir()}",
     )
 
 
@@ -453,7 +453,7 @@ def bench_write(
         "write",
         f"WRITE {probe.tool}" + ("" if probe.ok else f" (refused: {probe.outcome})"),
         ours,
-        "connect + commit per call",
+        "connect + commit per call" if probe.ok else "connect per call",
         baseline,
         goal=CALL_GOAL_MS,
         note=_write_note(probe),

@@ -8,13 +8,14 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import httpx2
 import mcp
 import pytest
 from mcp.client.stdio import StdioServerParameters
+from mcp.types import RequestParamsMeta
 
 from envforge.runtime.environment import load_environment
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
@@ -24,6 +25,10 @@ from tests.runtime.probes import Probes, find_probes
 DOMAINS = [path.stem for path in BLUEPRINTS]
 MIN_TOOLS = 25
 TOKEN = "test-harness-token"
+
+
+def episode(name: str) -> RequestParamsMeta:
+    return cast(RequestParamsMeta, {EPISODE_META_KEY: name})
 
 
 @contextmanager
@@ -58,12 +63,13 @@ async def client(transport: str, package: Path, url: str | None) -> AsyncIterato
         yield session
 
 
-async def exercise(session: mcp.Client, probes: Probes, episode: str) -> dict[str, Any]:
-    meta = {EPISODE_META_KEY: episode}
+async def exercise(session: mcp.Client, probes: Probes, name: str) -> dict[str, Any]:
+    meta = episode(name)
     tools = (await session.list_tools()).tools
     read = await session.call_tool(*probes.read, meta=meta)
-    write = await session.call_tool(*probes.write, meta=meta)
+    # Probes were found on the initial state, so the refused call goes before the write.
     refused = await session.call_tool(*probes.policy_violation, meta=meta)
+    write = await session.call_tool(*probes.write, meta=meta)
     return {"tools": tools, "read": read, "write": write, "refused": refused, "instructions": session.instructions}
 
 
@@ -111,9 +117,9 @@ def test_two_episodes_on_one_http_server_never_see_each_others_writes(retail_pac
 
     async def run(url: str) -> tuple[str, str, str]:
         async with mcp.Client(url) as first, mcp.Client(url) as second:
-            await first.call_tool("cancel_order", {"order_id": order, "reason": "other"}, meta={EPISODE_META_KEY: "a"})
-            mine = await first.call_tool("get_order", {"order_id": order}, meta={EPISODE_META_KEY: "a"})
-            theirs = await second.call_tool("get_order", {"order_id": order}, meta={EPISODE_META_KEY: "b"})
+            await first.call_tool("cancel_order", {"order_id": order, "reason": "other"}, meta=episode("a"))
+            mine = await first.call_tool("get_order", {"order_id": order}, meta=episode("a"))
+            theirs = await second.call_tool("get_order", {"order_id": order}, meta=episode("b"))
         async with httpx2.AsyncClient() as http:
             base = url.removesuffix("/mcp")
             refused = await http.post(f"{base}/harness/episodes/a/reset")
@@ -121,7 +127,7 @@ def test_two_episodes_on_one_http_server_never_see_each_others_writes(retail_pac
             reset = await http.post(f"{base}/harness/episodes/a/reset", headers={"Authorization": f"Bearer {TOKEN}"})
             assert reset.status_code == 200
         async with mcp.Client(url) as third:
-            again = await third.call_tool("get_order", {"order_id": order}, meta={EPISODE_META_KEY: "a"})
+            again = await third.call_tool("get_order", {"order_id": order}, meta=episode("a"))
         return (
             mine.structured_content["status"],
             theirs.structured_content["status"],
@@ -139,8 +145,8 @@ def test_two_clients_of_one_server_are_isolated_by_episode_or_by_connection(reta
 
     async def run() -> tuple[str, str]:
         # Handshake-era (legacy) clients are told apart by their connection; modern ones by episode id.
-        first_meta = {EPISODE_META_KEY: "one"} if mode == "auto" else None
-        second_meta = {EPISODE_META_KEY: "two"} if mode == "auto" else None
+        first_meta = episode("one") if mode == "auto" else None
+        second_meta = episode("two") if mode == "auto" else None
         async with mcp.Client(server.server, mode=mode) as first, mcp.Client(server.server, mode=mode) as second:
             await first.call_tool("cancel_order", {"order_id": order, "reason": "other"}, meta=first_meta)
             mine = await first.call_tool("get_order", {"order_id": order}, meta=first_meta)

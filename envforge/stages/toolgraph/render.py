@@ -28,8 +28,8 @@ def render_svg(graph: ToolGraph) -> str:
         for index, tool in enumerate(tools):
             position[tool.name] = (column, -(index + offset))
 
-    tools = {tool.name: tool for tool in graph.tools}
-    drawn = [edge for edge in graph.edges if tools[edge.source].kind == "read" and tools[edge.target].kind == "write"]
+    kinds = {tool.name: tool.kind for tool in graph.tools}
+    drawn = [edge for edge in graph.edges if kinds[edge.source] == "read" and kinds[edge.target] == "write"]
     pairs = sorted({(edge.source, edge.target) for edge in drawn})
     with plt.rc_context({"svg.hashsalt": "envforge", "svg.fonttype": "none", "font.family": "DejaVu Sans"}):
         figure, axes = plt.subplots(figsize=(11, 1.2 + rows * ROW_HEIGHT))
