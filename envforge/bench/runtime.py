@@ -129,7 +129,7 @@ class BenchRow:
         )
 
     def _quantity(self, value: float) -> str:
-        digits = 3 if self.unit == "ms" and value < 10 else 1
+        digits = 3 if self.unit == "ms" and value < 10 else 2 if self.unit == "s" else 1
         return f"{value:,.{digits}f} {self.unit}"
 
     def as_dict(self) -> dict[str, Any]:

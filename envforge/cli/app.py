@@ -126,13 +126,20 @@ def bench(
         int, typer.Option("--sessions", min=1, max=100_000, help="Live sessions for the memory figure.")
     ] = 1000,
     repeat: Annotated[int, typer.Option("--repeat", min=5, max=100_000, help="Samples per timing.")] = 300,
+    generation: Annotated[
+        bool, typer.Option("--generate/--no-generate", help="Also time generating the package.")
+    ] = True,
     as_json: AsJson = False,
 ) -> None:
-    """Measure reset, tool calls, MCP calls and memory, each against a naive baseline in the same run."""
+    """Measure generation, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run."""
+    from envforge.bench.generate import bench_generate
     from envforge.bench.runtime import run_bench
     from envforge.cli.output import print_bench
 
-    print_bench(run_bench(package, sessions=sessions, repeat=repeat), as_json=as_json)
+    report = run_bench(package, sessions=sessions, repeat=repeat)
+    if generation:
+        report.rows.append(bench_generate(package.resolve()))
+    print_bench(report, as_json=as_json)
 
 
 @app.command()

@@ -178,6 +178,7 @@ def test_cli_prints_json_with_every_measure(package: Path) -> None:
             "50",
             "--repeat",
             "5",
+            "--no-generate",
         ],
         capture_output=True,
         text=True,
