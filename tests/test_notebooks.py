@@ -1,0 +1,24 @@
+"""Every committed notebook runs top to bottom on a fresh kernel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from tests.conftest import REPO
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_the_notebook_executes_without_errors(path: Path) -> None:
+    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
+    NotebookClient(
+        notebook, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert not [output for output in outputs if output.get("output_type") == "error"]
+    assert any("policy_violation" in output.get("text", "") for output in outputs)
