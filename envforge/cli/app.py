@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 
 from envforge.errors import EnvforgeError, UserInputError
@@ -168,13 +167,13 @@ def main(argv: list[str] | None = None) -> Any:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         outcome = app(args=argv, standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+    except typer.Abort:
         _fail("aborted", 130)
+    except typer.TyperException as exc:
+        # Usage errors (bad option values, unknown options, missing arguments).
+        _fail(f"{exc.format_message()} (see `envforge --help`)", 2)
     except UserInputError as exc:
         _fail(str(exc), 2)
     except EnvforgeError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ def run_batch(
     outcomes: dict[int, BatchOutcome] = {}
     with (
         ProcessPoolExecutor(max_workers=min(workers, len(paths))) as pool,
-        Progress(disable=not progress, transient=True) as bar,
+        Progress(disable=not (progress and sys.stderr.isatty()), transient=True) as bar,
     ):
         task = bar.add_task("batch", total=len(paths))
         futures = {pool.submit(generate_one, path, out, seed, rows): index for index, path in enumerate(paths)}

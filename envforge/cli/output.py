@@ -29,7 +29,7 @@ def _json(value: Any) -> None:
 @contextmanager
 def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] | None]:
     """A progress bar over the pipeline's stages (on stderr, so stdout stays clean)."""
-    if not enabled:
+    if not (enabled and console.is_terminal):
         yield None
         return
     from envforge.pipeline.registry import STAGES

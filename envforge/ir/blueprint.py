@@ -156,7 +156,8 @@ class BindingSpec(IRModel):
     match: dict[Identifier, Expression] | None = None
     """Find the one row whose fields equal these expressions, e.g. `{order_id: order.order_id}`."""
     optional: bool = False
-    """If no row is found, bind nothing (`alias is None`) instead of failing."""
+    """If no row is found, bind nothing (`alias is None`) instead of failing; effects on the alias are then
+    skipped, which makes them conditional ("close the hold, if there is one")."""
 
 
 class ConditionSpec(IRModel):

@@ -180,14 +180,17 @@ class _Checker:
                         f"ref field '{entity.name}.{field.name}' has no relation; add one under 'relations'",
                     )
         self.check_copies(used)
-        cycles = list(nx.simple_cycles(required))
+        cycles = [_relation_cycle(required, nodes) for nodes in nx.simple_cycles(required)]
         if cycles:
-            cycle = min(cycles, key=lambda nodes: (len(nodes), nodes))
-            index = required.edges[cycle[0], cycle[1 % len(cycle)]]["relation"]
+            # The same cycle and the same relation on every run: simple_cycles' order follows set iteration.
+            indices, cycle = min(cycles, key=lambda found: (len(found[0]), sorted(found[0])))
+            names = [f"'{blueprint.relations[index].name}'" for index in sorted(indices)]
+            listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
             chain = " -> ".join([*cycle, cycle[0]])
             raise self.fail(
-                ("relations", index),
-                f"required foreign keys form a cycle ({chain}), so no row can be inserted first; set 'required: false' on one of them",
+                ("relations", min(indices)),
+                f"required foreign keys form a cycle ({chain}, through {listed}), so no row can be inserted first; "
+                "set 'required: false' on one of them",
             )
 
     def check_copies(self, used: dict[tuple[str, str], str]) -> None:
@@ -364,6 +367,13 @@ def read_tool_names(blueprint: Blueprint) -> dict[str, str]:
             if field.unique and field.searchable:
                 names[f"find_{entity.name}_by_{field.name}"] = entity.name
     return names
+
+
+def _relation_cycle(graph: nx.DiGraph, nodes: list[str]) -> tuple[list[int], list[str]]:
+    """The relation indices of a cycle of entities, and the entities rotated to start at the earliest relation."""
+    indices = [graph.edges[child, nodes[(at + 1) % len(nodes)]]["relation"] for at, child in enumerate(nodes)]
+    start = indices.index(min(indices))
+    return indices, [*nodes[start:], *nodes[:start]]
 
 
 def _unknown_function(source: str) -> str | None:

@@ -144,12 +144,12 @@ def _union_members(annotation: Any) -> list[Any] | None:
 def _union_member(members: list[Any], tag: str) -> Any:
     """The member of a union that pydantic names `tag` in an error location."""
     for member in members:
-        if typing.get_origin(member) is typing.Annotated:
-            if any(isinstance(meta, Tag) and meta.tag == tag for meta in member.__metadata__):
-                return typing.get_args(member)[0]
-            member = typing.get_args(member)[0]
-        if getattr(member, "__name__", None) == tag:
-            return member
+        tags = [meta.tag for meta in getattr(member, "__metadata__", ()) if isinstance(meta, Tag)]
+        if tag in tags:
+            return typing.get_args(member)[0]
+        inner = typing.get_args(member)[0] if typing.get_origin(member) is typing.Annotated else member
+        if getattr(inner, "__name__", None) == tag:
+            return inner
     return None
 
 
@@ -253,8 +253,8 @@ def _describe(error: ErrorDetails, errors: list[ErrorDetails]) -> tuple[Path_, s
             return loc, f"'{given}' is not 1 to 5 upper-case letters; use e.g. '{_prefix(given)}'"
         return loc, f"'{given}' is not a valid name here; use lower_snake_case (e.g. '{_snake(given)}')"
     if kind in _EXPECTED:
-        expected = [_EXPECTED[e["type"]] for e in errors if _walk(e["loc"])[0] == loc and e["type"] in _EXPECTED]
-        wanted = [word for index, word in enumerate(expected) if word and word not in expected[:index]]
+        found = [_EXPECTED[e["type"]] for e in errors if _walk(e["loc"])[0] == loc and e["type"] in _EXPECTED]
+        wanted = [word for index, word in enumerate(found) if word and word not in found[:index]]
         if "a number" in wanted and "a whole number" in wanted:
             wanted.remove("a whole number")
         if len(wanted) > 1 and "true or false" in wanted:

@@ -61,7 +61,8 @@ def _stages_from(name: str | None) -> set[str]:
         return set()
     names = [stage.name for stage in STAGES]
     if name not in names:
-        raise UserInputError(f"--from: unknown stage '{name}'{did_you_mean(name, names)}; stages: {', '.join(names)}")
+        hint = did_you_mean(name, names) or f"; stages: {', '.join(names)}"
+        raise UserInputError(f"--from: unknown stage '{name}'{hint}")
     chosen = {name}
     for stage in STAGES:
         if chosen.intersection(stage.inputs):

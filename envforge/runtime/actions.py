@@ -175,6 +175,9 @@ class ActionRunner:
         return result
 
     def _apply(self, effect: Any, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written) -> None:
+        target = _target_alias(effect)
+        if target is not None and target not in keys:
+            return  # an optional binding that found no row: its effects do not apply
         execute = self.connection.execute
         if isinstance(effect, UpdateEffect):
             entity, key = keys[effect.update]
@@ -249,6 +252,19 @@ class ActionRunner:
                 for check in checks:
                     if not self._evaluate(check.require, {name: row, "now": self.clock, "today": self.today}):
                         raise ToolError("policy_violation", check.error, policy=check.policy)
+
+
+def _target_alias(effect: Any) -> str | None:
+    """The bound alias an effect changes, or None for inserts and deletes by `where`."""
+    if isinstance(effect, UpdateEffect):
+        return effect.update
+    if isinstance(effect, IncrementEffect):
+        return effect.increment.split(".")[0]
+    if isinstance(effect, DecrementEffect):
+        return effect.decrement.split(".")[0]
+    if isinstance(effect, DeleteEffect) and effect.where is None:
+        return effect.delete
+    return None
 
 
 def _with_booleans(entity: EntityRuntime, row: dict[str, Any] | None) -> dict[str, Any] | None:

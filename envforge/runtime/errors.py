@@ -12,6 +12,7 @@ ErrorCode = Literal[
     "precondition_failed",
     "policy_violation",
     "constraint_violation",
+    "internal_error",
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from typing import Any
 
@@ -9,6 +10,8 @@ from envforge.hashing import canonical_json, hash_bytes
 from envforge.runtime.dispatch import Dispatcher
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
+
+logger = logging.getLogger(__name__)
 
 
 class Session:
@@ -44,6 +47,12 @@ class Session:
             return True, self.call(tool, arguments)
         except ToolError as error:
             return False, error.to_dict()
+        except Exception:
+            # A bug, not a bad call: the transaction was rolled back; the agent gets an error, the log the trace.
+            logger.exception("tool %s failed on %r", tool, arguments)
+            return False, ToolError(
+                "internal_error", "the tool failed unexpectedly; the state is unchanged", tool=tool
+            ).to_dict()
 
     def snapshot(self) -> bytes:
         """The current state as SQLite database bytes."""

@@ -195,6 +195,7 @@ def test_no_call_crashes_and_every_refused_call_leaves_the_state_untouched(
     ok, result = session.call_tool(tool, arguments)
     if not ok:
         assert set(result) == {"error"}
+        assert result["error"]["code"] != "internal_error", result
         assert session.snapshot() == before
     elif retail_env.tools[tool].kind == "read":
         assert session.snapshot() == before

@@ -15,15 +15,18 @@ def build_ontology(blueprint: Blueprint) -> Ontology:
     links.add_edges_from((relation.child, relation.parent) for relation in blueprint.relations)
     distance = nx.single_source_shortest_path_length(links, blueprint.person)
 
-    # Parents before children; ties broken by blueprint order so the result is stable.
+    # Parents before children: every required link, and every optional link that adds no cycle, so
+    # optional references can point at rows that already exist. Ties keep blueprint order.
     dependencies = nx.DiGraph()
     position = {entity.name: index for index, entity in enumerate(blueprint.entities)}
     dependencies.add_nodes_from(position)
-    dependencies.add_edges_from(
-        (relation.parent, relation.child)
-        for relation in blueprint.relations
-        if relation.required and relation.parent != relation.child
-    )
+    links = sorted(blueprint.relations, key=lambda relation: not relation.required)
+    for relation in links:
+        if relation.parent == relation.child:
+            continue
+        dependencies.add_edge(relation.parent, relation.child)
+        if not relation.required and not nx.is_directed_acyclic_graph(dependencies):
+            dependencies.remove_edge(relation.parent, relation.child)
     order = list(nx.lexicographical_topological_sort(dependencies, key=position.__getitem__))
 
     entities = {

@@ -127,6 +127,11 @@ class _Seeder:
 
     def fill_ref(self, entity: OntologyEntity, field: FieldSpec, rows: list[Row], rng: random.Random) -> None:
         relation = self.relations[(entity.name, field.name)]
+        if relation.parent not in self.tables:
+            # An optional link that would close a cycle: its parent rows come later, so it starts empty.
+            for row in rows:
+                row[field.name] = None
+            return
         parents = [row[self.ontology.entity(relation.parent).key] for row in self.tables[relation.parent]]
         if relation.cardinality == "one_to_one":
             chosen: list[Any] = rng.sample(parents, len(rows))

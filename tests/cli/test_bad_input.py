@@ -1,0 +1,261 @@
+"""Bad input at the command line: one `envforge: error:` line on stderr, exit code 2, no traceback, nothing written.
+
+The blueprint cases and a few CLI cases run the real CLI in a fresh interpreter (about a second
+each); the rest call `main()` in-process, where an escaping exception would fail the test anyway.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envforge.cli.app import main
+
+REPO = Path(__file__).resolve().parents[2]
+RETAIL_TEXT = (REPO / "blueprints" / "retail.yaml").read_text(encoding="utf-8")
+PREFIX = "envforge: error: "
+
+
+def edit(old: str, new: str, text: str = RETAIL_TEXT) -> str:
+    assert text.count(old) == 1, f"the edit target {old!r} must occur exactly once"
+    return text.replace(old, new)
+
+
+def line_of(text: str, needle: str) -> int:
+    assert text.count(needle) == 1, f"{needle!r} must occur exactly once"
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "envforge.cli.app", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def error_line(stdout: str, stderr: str) -> str:
+    """The one error line of a failed command; no traceback anywhere."""
+    assert "Traceback" not in stdout + stderr, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith(PREFIX), stderr
+    return lines[0][len(PREFIX) :]
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """Run `main()` in-process: (exit code, the one error line)."""
+    with pytest.raises(SystemExit) as info:
+        main(list(args))
+    captured = capsys.readouterr()
+    code = info.value.code
+    assert isinstance(code, int)
+    return code, error_line(captured.out, captured.err)
+
+
+def assert_nothing_written(out: Path) -> None:
+    assert not (out / "retail").exists()
+    assert not out.exists() or not any(out.rglob("*")), sorted(out.rglob("*"))
+
+
+def generate_bad(tmp_path: Path, text: str) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    return bad, out, run_cli("generate", str(bad), "-o", str(out))
+
+
+# --- a bad blueprint through the real CLI ----------------------------------------------------
+
+
+def test_generate_on_broken_yaml_exits_2_with_one_located_line_and_writes_nothing(tmp_path: Path) -> None:
+    text = edit("child: address, field: customer_id,", "child: [address, field: customer_id,")
+    bad, out, result = generate_bad(tmp_path, text)
+    assert result.returncode == 2
+    message = error_line(result.stdout, result.stderr)
+    assert message.startswith(f"{bad}:{line_of(text, 'child: [address')}: broken YAML")
+    assert_nothing_written(out)
+
+
+def test_generate_on_an_unknown_key_exits_2_with_a_did_you_mean_and_writes_nothing(tmp_path: Path) -> None:
+    text = edit("{name: phone, type: string, searchable: true,", "{name: phone, type: string, searchabel: true,")
+    bad, out, result = generate_bad(tmp_path, text)
+    assert result.returncode == 2
+    assert error_line(result.stdout, result.stderr) == (
+        f"{bad}:{line_of(text, 'searchabel')}: entities[0].fields[4].searchabel: "
+        "unknown key 'searchabel'; did you mean 'searchable'?"
+    )
+    assert_nothing_written(out)
+
+
+def test_generate_on_a_relation_to_a_missing_entity_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    text = edit(
+        "child: order, field: customer_id, parent: customer,", "child: order, field: customer_id, parent: custmer,"
+    )
+    bad, out, result = generate_bad(tmp_path, text)
+    assert result.returncode == 2
+    assert error_line(result.stdout, result.stderr) == (
+        f"{bad}:{line_of(text, 'parent: custmer')}: relations[1].parent: "
+        "unknown entity 'custmer'; did you mean 'customer'?"
+    )
+    assert_nothing_written(out)
+
+
+def test_generate_on_cyclic_required_foreign_keys_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    text = edit(
+        "      - {name: joined_on,", "      - {name: favourite_product_id, type: ref}\n      - {name: joined_on,"
+    )
+    text = edit(
+        "      - {name: stock, type: integer",
+        "      - {name: owner_id, type: ref}\n      - {name: stock, type: integer",
+        text,
+    )
+    text = edit(
+        "  - {name: payment_refunds,",
+        "  - {name: favourite_product, child: customer, field: favourite_product_id, parent: product}\n"
+        "  - {name: product_owner, child: product, field: owner_id, parent: customer}\n"
+        "  - {name: payment_refunds,",
+        text,
+    )
+    bad, out, result = generate_bad(tmp_path, text)
+    assert result.returncode == 2
+    message = error_line(result.stdout, result.stderr)
+    assert message.startswith(f"{bad}:{line_of(text, '{name: favourite_product,')}: relations[")
+    assert "required foreign keys form a cycle (customer -> product -> customer" in message
+    assert message.endswith("set 'required: false' on one of them")
+    assert_nothing_written(out)
+
+
+def test_generate_on_a_bad_blueprint_prints_nothing_on_stderr_but_the_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    bad = tmp_path / "bad.yaml"
+    text = edit("\nperson: customer", "\nperson: custmer")
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["generate", str(bad), "-o", str(tmp_path / "out")])
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert (
+        captured.err
+        == f"{PREFIX}{bad}:{line_of(text, 'person: custmer')}: person: unknown entity 'custmer'; did you mean 'customer'?\n"
+    )
+
+
+# --- bad arguments ---------------------------------------------------------------------------
+
+
+def test_an_unknown_blueprint_name_exits_2_and_suggests_a_shipped_blueprint(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run_cli("generate", "retial", "-o", str(out))
+    assert result.returncode == 2
+    assert error_line(result.stdout, result.stderr) == (
+        "retial: no such blueprint file or shipped blueprint; did you mean 'retail'?"
+    )
+    assert_nothing_written(out)
+
+
+def test_a_missing_blueprint_file_exits_2_and_says_what_to_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    out = tmp_path / "out"
+    missing = tmp_path / "nope.yaml"
+    code, message = run_main(capsys, "generate", str(missing), "-o", str(out))
+    assert code == 2
+    assert message == f"{missing}: no such file; pass a path to a blueprint YAML or a shipped name such as 'retail'"
+    assert_nothing_written(out)
+
+
+def test_a_folder_instead_of_a_blueprint_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    folder = tmp_path / "blueprints"
+    folder.mkdir()
+    out = tmp_path / "out"
+    code, message = run_main(capsys, "generate", str(folder), "-o", str(out))
+    assert code == 2
+    assert message == f"{folder}: this is a folder, not a file; pass the blueprint's .yaml file"
+    assert_nothing_written(out)
+
+
+def test_a_blueprint_that_is_not_utf8_exits_2_and_says_to_save_it_as_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    bad = tmp_path / "latin1.yaml"
+    bad.write_bytes(edit("description: A person", "description: A p\u00e9rson").encode("latin-1"))
+    out = tmp_path / "out"
+    code, message = run_main(capsys, "generate", str(bad), "-o", str(out))
+    assert code == 2
+    line = line_of(RETAIL_TEXT, "description: A person")
+    assert message == f"{bad}:{line}: not UTF-8 text (byte 0xe9); save the blueprint as UTF-8"
+    assert_nothing_written(out)
+
+
+def test_an_empty_blueprint_file_exits_2_and_says_where_to_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    bad = tmp_path / "empty.yaml"
+    bad.write_text("", encoding="utf-8")
+    out = tmp_path / "out"
+    code, message = run_main(capsys, "generate", str(bad), "-o", str(out))
+    assert code == 2
+    assert message == f"{bad}:1: the file is empty; start from blueprints/retail.yaml"
+    assert_nothing_written(out)
+
+
+def test_rows_below_the_minimum_exits_2_naming_the_option_and_the_minimum(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run_cli("generate", "retail", "--rows", "5", "-o", str(out))
+    assert result.returncode == 2
+    message = error_line(result.stdout, result.stderr)
+    assert "--rows" in message
+    assert "10" in message
+    assert_nothing_written(out)
+
+
+def test_from_an_unknown_stage_exits_2_and_suggests_or_lists_the_stages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    out = tmp_path / "out"
+    code, message = run_main(capsys, "generate", "retail", "--from", "toolgrpah", "-o", str(out))
+    assert code == 2
+    assert message == "--from: unknown stage 'toolgrpah'; did you mean 'toolgraph'?"
+    code, message = run_main(capsys, "generate", "retail", "--from", "zzz", "-o", str(out))
+    assert code == 2
+    assert message == "--from: unknown stage 'zzz'; stages: ontology, toolgraph, state, package"
+    assert_nothing_written(out)
+
+
+def test_serve_on_a_folder_that_is_not_a_package_exits_2_and_says_to_generate_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, message = run_main(capsys, "serve", str(tmp_path))
+    assert code == 2
+    assert message.startswith(f"{tmp_path}: ")
+    assert "envforge generate" in message
+
+
+def test_serve_on_an_unknown_transport_exits_2_and_lists_the_transports(tmp_path: Path) -> None:
+    result = run_cli("serve", str(tmp_path), "--transport", "carrier-pigeon")
+    assert result.returncode == 2
+    assert error_line(result.stdout, result.stderr) == "--transport: 'carrier-pigeon' is not one of stdio, http"
+
+
+def test_bench_on_a_folder_that_is_not_a_package_exits_2_and_says_to_generate_one(tmp_path: Path) -> None:
+    result = run_cli("bench", str(tmp_path))
+    assert result.returncode == 2
+    message = error_line(result.stdout, result.stderr)
+    assert message.startswith(f"{tmp_path}: ")
+    assert "envforge generate" in message
