@@ -18,6 +18,7 @@ REQUIRED_FILES = (
     "toolgraph.svg",
     "tools.json",
     "state.sqlite",
+    "schema.sql",
     "policy.md",
 )
 

@@ -35,7 +35,12 @@ class EnvServer:
         self.episodes: OrderedDict[str, Session] = OrderedDict()
         self._connections: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
         self._tool_specs = [
-            {"name": tool.name, "description": tool.description, "inputSchema": tool.parameters}
+            {
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": tool.parameters,
+                "outputSchema": tool.returns,
+            }
             for tool in env.toolgraph.tools
         ]
         self.server = make_server(

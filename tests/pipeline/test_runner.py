@@ -16,20 +16,10 @@ from envforge.pipeline.registry import STAGES
 from envforge.pipeline.runner import run_pipeline
 from envforge.pipeline.store import read_files
 from tests.conftest import REPO
-from validators.package_integrity import check_package_integrity
+from validators.package_integrity import REQUIRED_FILES, check_package_integrity
 
 RETAIL = REPO / "blueprints" / "retail.yaml"
-PACKAGE_FILES = {
-    "envforge.yaml",
-    "blueprint.yaml",
-    "ontology.json",
-    "toolgraph.json",
-    "toolgraph.svg",
-    "tools.json",
-    "state.sqlite",
-    "schema.sql",
-    "policy.md",
-}
+PACKAGE_FILES = set(REQUIRED_FILES)
 
 
 def test_generating_twice_gives_byte_identical_packages(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
@@ -185,7 +186,7 @@ def _arguments_for(schema: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
-def test_no_call_crashes_and_every_refused_call_leaves_the_state_untouched(
+def test_no_call_crashes_results_match_their_schema_and_refusals_leave_the_state_untouched(
     retail_env: Environment, data: st.DataObject
 ) -> None:
     session = Session(retail_env)
@@ -197,5 +198,7 @@ def test_no_call_crashes_and_every_refused_call_leaves_the_state_untouched(
         assert set(result) == {"error"}
         assert result["error"]["code"] != "internal_error", result
         assert session.snapshot() == before
-    elif retail_env.tools[tool].kind == "read":
-        assert session.snapshot() == before
+    else:
+        Draft202012Validator(retail_env.tools[tool].returns).validate(result)
+        if retail_env.tools[tool].kind == "read":
+            assert session.snapshot() == before

@@ -155,7 +155,11 @@ class _Deriver:
             if param.ref:
                 entity = self.ontology.entity(param.ref)
                 properties[param.name].setdefault("description", f"The {entity.name}'s {entity.key}.")
-        returns = {alias: self.rows(self.ontology.entity(aliases[alias])) for alias in action.returns}
+        # A returned row may be absent (an optional binding that found nothing, or a deleted row).
+        returns = {
+            alias: {"anyOf": [self.rows(self.ontology.entity(aliases[alias])), {"type": "null"}]}
+            for alias in action.returns
+        }
         output_refs: dict[str, str] = {}
         for alias in action.returns:
             output_refs.update(self.row_refs(self.ontology.entity(aliases[alias]), f"{alias}."))

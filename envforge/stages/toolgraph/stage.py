@@ -17,4 +17,4 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> ToolGraphAr
     return ToolGraphArtifact(toolgraph=graph, picture=render_svg(graph))
 
 
-STAGE = Stage(name="toolgraph", version=2, inputs=("blueprint", "ontology"), output=ToolGraphArtifact, build=build)
+STAGE = Stage(name="toolgraph", version=3, inputs=("blueprint", "ontology"), output=ToolGraphArtifact, build=build)
