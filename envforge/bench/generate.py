@@ -8,7 +8,7 @@ from time import perf_counter_ns
 
 import yaml
 
-from envforge.bench.runtime import BenchRow, summarize
+from envforge.bench.report import BenchRow, summarize
 from envforge.pipeline.dag import GenerateConfig
 from envforge.pipeline.runner import run_pipeline
 

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from envforge.bench.runtime import BenchReport
+    from envforge.bench.report import BenchReport
     from envforge.cli.batch import BatchOutcome
     from envforge.pipeline.runner import RunResult, StageResult
 

@@ -11,21 +11,11 @@ from typing import Any
 
 import pytest
 
-from envforge.bench.runtime import (
-    MB,
-    BenchReport,
-    BenchRow,
-    NaiveDatabase,
-    Probe,
-    bench_write,
-    capture_statements,
-    find_read_probe,
-    find_write_probe,
-    run_bench,
-    sample_value,
-    summarize,
-    try_tool,
-)
+from envforge.bench.baselines import NaiveDatabase, bench_write
+from envforge.bench.calls import Probe, capture_statements, find_read_probe, find_write_probe, sample_value, try_tool
+from envforge.bench.episodes import MB
+from envforge.bench.report import BenchReport, BenchRow, summarize
+from envforge.bench.runtime import run_bench
 from envforge.pipeline.dag import GenerateConfig
 from envforge.pipeline.runner import run_pipeline
 from envforge.runtime.environment import Environment, load_environment
