@@ -54,11 +54,11 @@ class CompiledAction:
 
 def compile_actions(env: Environment) -> dict[str, CompiledAction]:
     """Compile every action of the environment once; sessions share the result."""
-    cached: dict[str, CompiledAction] | None = getattr(env, "_compiled_actions", None)
-    if cached is None:
-        cached = {action.name: _compile(env, action) for action in env.blueprint.actions}
-        object.__setattr__(env, "_compiled_actions", cached)
-    return cached
+    compiled: dict[str, CompiledAction] | None = env.compiled.get("actions")
+    if compiled is None:
+        compiled = {action.name: _compile(env, action) for action in env.blueprint.actions}
+        env.compiled["actions"] = compiled
+    return compiled
 
 
 def _compile(env: Environment, action: ActionSpec) -> CompiledAction:

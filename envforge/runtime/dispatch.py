@@ -9,6 +9,7 @@ from typing import Any
 from jsonschema import ValidationError
 from jsonschema.exceptions import best_match
 
+from envforge.errors import did_you_mean
 from envforge.runtime.actions import ActionRunner, compile_actions
 from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError
@@ -73,8 +74,6 @@ class Dispatcher:
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         handler = self.handlers.get(name)
         if handler is None:
-            from envforge.errors import did_you_mean
-
             raise ToolError("unknown_tool", f"no tool named '{name}'{did_you_mean(name, self.handlers)}", tool=name)
         if not isinstance(arguments, dict):
             raise ToolError("invalid_arguments", "arguments must be a JSON object", tool=name)

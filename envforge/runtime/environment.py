@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 
 from envforge.errors import PackageError
 from envforge.ir.blueprint import Blueprint
+from envforge.ir.loading import load_blueprint_text
 from envforge.ir.tables import build_metadata, key_field
 from envforge.ir.toolspec import ToolGraph, ToolSpec
 from envforge.runtime.statements import EntityStatements
@@ -45,6 +46,8 @@ class Environment:
     entities: dict[str, EntityRuntime] = field(init=False)
     tools: dict[str, ToolSpec] = field(init=False)
     validators: dict[str, Draft202012Validator] = field(init=False)
+    compiled: dict[str, Any] = field(init=False, default_factory=dict)
+    """Per-environment compiled forms that sessions share (e.g. actions), filled on first use."""
 
     def __post_init__(self) -> None:
         metadata = build_metadata(self.blueprint)
@@ -74,8 +77,6 @@ class Environment:
 
 def load_environment(package: Path) -> Environment:
     """Load an environment package directory (see the package format in the README)."""
-    from envforge.ir.loading import load_blueprint_text
-
     if not package.is_dir():
         raise PackageError(f"{package}: not an environment package directory; run `envforge generate` first")
     needed = ["blueprint.yaml", "toolgraph.json", "state.sqlite", "policy.md"]
