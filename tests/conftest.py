@@ -16,6 +16,7 @@ from envforge.runtime.environment import Environment, load_environment
 REPO = Path(__file__).resolve().parent.parent
 BLUEPRINTS = sorted((REPO / "blueprints").glob("*.yaml"))
 TEST_ROWS = 400
+TEST_TASKS = 30
 
 
 def envforge_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -38,7 +39,7 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("generated")
     result = {}
     for blueprint in BLUEPRINTS:
-        run = run_pipeline(blueprint, out, GenerateConfig(rows=TEST_ROWS))
+        run = run_pipeline(blueprint, out, GenerateConfig(rows=TEST_ROWS, tasks=TEST_TASKS))
         result[run.domain] = run.package
     return result
 

@@ -20,6 +20,9 @@ REQUIRED_FILES = (
     "state.sqlite",
     "schema.sql",
     "policy.md",
+    "tasks.jsonl",
+    "report.json",
+    "report.md",
 )
 
 

@@ -19,7 +19,7 @@ GENERATE_RUNS = 3
 def bench_generate(package: Path, *, runs: int = GENERATE_RUNS) -> BenchRow:
     """Build the package's blueprint (same seed and rows) into empty folders, then rerun one from its cache."""
     manifest = yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8"))
-    config = GenerateConfig(seed=manifest["seed"], rows=manifest["rows"])
+    config = GenerateConfig(seed=manifest["seed"], rows=manifest["rows"], tasks=manifest["tasks_requested"])
     blueprint = package / "blueprint.yaml"
     cold: list[int] = []
     cached: list[int] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ app = typer.Typer(
 OutDir = Annotated[Path, typer.Option("-o", "--out", help="Folder that receives one package per domain.")]
 Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed of every random choice.")]
 Rows = Annotated[int, typer.Option("--rows", min=10, max=1_000_000, help="Seed rows across all tables.")]
+Tasks = Annotated[int, typer.Option("--tasks", min=1, max=5000, help="Accepted tasks wanted per package.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary instead of tables.")]
 
 
@@ -58,6 +60,7 @@ def generate(
     out: OutDir = Path("generated"),
     seed: Seed = 0,
     rows: Rows = 1000,
+    tasks: Tasks = 150,
     force: Annotated[bool, typer.Option("--force", help="Rebuild every stage, ignoring the cache.")] = False,
     from_stage: Annotated[
         str | None, typer.Option("--from", help="Rebuild this stage and everything after it.")
@@ -70,10 +73,11 @@ def generate(
     from envforge.pipeline.runner import run_pipeline
 
     path = resolve_blueprint(blueprint)
-    config = GenerateConfig(seed=seed, rows=rows)
+    config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
     with stage_progress(enabled=not as_json) as on_stage:
         result = run_pipeline(path, out, config, force=force, from_stage=from_stage, on_stage=on_stage)
     print_run(result, as_json=as_json)
+    warn_shortfall(result.package)
 
 
 @app.command()
@@ -82,6 +86,7 @@ def batch(
     out: OutDir = Path("generated"),
     seed: Seed = 0,
     rows: Rows = 1000,
+    tasks: Tasks = 150,
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")] = 2,
     as_json: AsJson = False,
 ) -> None:
@@ -94,6 +99,7 @@ def batch(
         out,
         seed=seed,
         rows=rows,
+        tasks=tasks,
         workers=workers,
         progress=not as_json,
     )
@@ -101,6 +107,28 @@ def batch(
     failures = [outcome for outcome in outcomes if not outcome.ok]
     if failures:
         raise typer.Exit(2 if all(outcome.user_error for outcome in failures) else 1)
+
+
+@app.command("run-task")
+def run_task_command(
+    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    task_id: Annotated[str, typer.Argument(help="A task id from the package's tasks.jsonl.")],
+    oracle: Annotated[bool, typer.Option("--oracle", help="Replay the task's golden tool calls.")] = False,
+    via: Annotated[str, typer.Option("--via", help="session (in process) or mcp (through an MCP client).")] = "session",
+    as_json: AsJson = False,
+) -> None:
+    """Replay a task's oracle and print the verdict of the package's own verifier."""
+    from envforge.cli.output import print_verdict
+    from envforge.cli.run_task import run_task
+
+    if not oracle:
+        raise UserInputError("run-task needs --oracle (replaying an agent's transcript comes with rollouts)")
+    if via not in ("session", "mcp"):
+        raise UserInputError(f"--via: '{via}' is not one of session, mcp")
+    task, verdict, outcomes = run_task(package, task_id, via=via)
+    print_verdict(task, verdict, outcomes, as_json=as_json)
+    if not verdict.passed:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -155,6 +183,15 @@ def schema(
         from envforge.pipeline.store import write_file_atomic
 
         write_file_atomic(out, text.encode())
+
+
+def warn_shortfall(package: Path) -> None:
+    """Say on stderr when fewer tasks than requested were accepted, and why."""
+    report = package / "report.json"
+    if report.is_file():
+        shortfall = json.loads(report.read_text(encoding="utf-8")).get("shortfall")
+        if shortfall:
+            print(f"envforge: warning: {shortfall}", file=sys.stderr)
 
 
 def _fail(message: str, code: int) -> None:

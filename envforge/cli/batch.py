@@ -25,14 +25,14 @@ class BatchOutcome:
     user_error: bool = False
 
 
-def generate_one(path: Path, out: Path, seed: int, rows: int) -> BatchOutcome:
+def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> BatchOutcome:
     """Generate one package; every error becomes an outcome, never an exception."""
     from envforge.pipeline.dag import GenerateConfig
     from envforge.pipeline.runner import run_pipeline
 
     started = time.perf_counter()
     try:
-        result = run_pipeline(path, out, GenerateConfig(seed=seed, rows=rows))
+        result = run_pipeline(path, out, GenerateConfig(seed=seed, rows=rows, tasks=tasks))
     except EnvforgeError as exc:
         return BatchOutcome(
             str(path),
@@ -54,7 +54,7 @@ def generate_one(path: Path, out: Path, seed: int, rows: int) -> BatchOutcome:
 
 
 def run_batch(
-    paths: list[Path], out: Path, *, seed: int, rows: int, workers: int, progress: bool
+    paths: list[Path], out: Path, *, seed: int, rows: int, tasks: int, workers: int, progress: bool
 ) -> list[BatchOutcome]:
     """Outcomes in the order of `paths`. Rerunning resumes: finished stages come from the cache."""
     outcomes: dict[int, BatchOutcome] = {}
@@ -62,13 +62,13 @@ def run_batch(
         ProcessPoolExecutor(max_workers=min(workers, len(paths))) as pool,
         Progress(disable=not (progress and sys.stderr.isatty()), transient=True) as bar,
     ):
-        task = bar.add_task("batch", total=len(paths))
-        futures = {pool.submit(generate_one, path, out, seed, rows): index for index, path in enumerate(paths)}
+        bar_task = bar.add_task("batch", total=len(paths))
+        futures = {pool.submit(generate_one, path, out, seed, rows, tasks): index for index, path in enumerate(paths)}
         for future in as_completed(futures):
             index = futures[future]
             try:
                 outcomes[index] = future.result()
             except Exception as exc:
                 outcomes[index] = BatchOutcome(str(paths[index]), False, 0.0, error=f"worker failed: {exc}")
-            bar.update(task, advance=1)
+            bar.update(bar_task, advance=1)
     return [outcomes[index] for index in range(len(paths))]

@@ -16,6 +16,7 @@ from rich.table import Table
 if TYPE_CHECKING:
     from envforge.bench.report import BenchReport
     from envforge.cli.batch import BatchOutcome
+    from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.pipeline.runner import RunResult, StageResult
 
 console = Console(stderr=True)
@@ -84,6 +85,26 @@ def print_batch(outcomes: list[BatchOutcome], *, as_json: bool) -> None:
             outcome.package if outcome.ok else outcome.error,
         )
     stdout.print(table)
+
+
+def print_verdict(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, bool]], *, as_json: bool) -> None:
+    if as_json:
+        from envforge.cli.run_task import verdict_json
+
+        _json(verdict_json(task, verdict, outcomes))
+        return
+    stdout.print(f"[bold]{task.id}[/bold] ({task.kind}): {task.instruction}", highlight=False)
+    for index, (tool, ok) in enumerate(outcomes, start=1):
+        stdout.print(f"  {index}. {tool} {'ok' if ok else 'refused'}", highlight=False)
+    if task.expected_answer is not None:
+        stdout.print(f"  answer: {task.expected_answer}", highlight=False)
+    components = ", ".join(f"{name}={'yes' if value else 'no'}" for name, value in verdict.components.items())
+    stdout.print(
+        f"verdict: reward {verdict.reward:g} ({'passed' if verdict.passed else 'FAILED'}); {components}",
+        highlight=False,
+    )
+    for reason in verdict.reasons:
+        stdout.print(f"  - {reason}", highlight=False)
 
 
 def print_bench(report: BenchReport, *, as_json: bool) -> None:

@@ -137,6 +137,7 @@ class EnvManifest(IRModel):
     envforge_version: str
     seed: int
     rows: int
+    tasks_requested: int
     files: dict[str, str]
     """File name -> sha256 of its bytes."""
     stats: dict[str, int]

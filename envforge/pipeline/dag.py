@@ -15,6 +15,8 @@ from envforge.pipeline.artifacts import Artifact
 
 DEFAULT_ROWS = 1000
 MAX_ROWS = 1_000_000
+DEFAULT_TASKS = 150
+MAX_TASKS = 5000
 
 
 class GenerateConfig(IRModel):
@@ -24,6 +26,8 @@ class GenerateConfig(IRModel):
     """Seed of every random choice; same blueprint + seed gives a byte-identical package."""
     rows: int = Field(default=DEFAULT_ROWS, ge=10, le=MAX_ROWS)
     """Seed rows across all tables."""
+    tasks: int = Field(default=DEFAULT_TASKS, ge=1, le=MAX_TASKS)
+    """Accepted tasks wanted in the package."""
 
 
 ArtifactT = TypeVar("ArtifactT", bound=Artifact)

@@ -6,9 +6,12 @@ from envforge.pipeline.dag import Stage, build_dag
 from envforge.stages.ontology.stage import STAGE as ONTOLOGY
 from envforge.stages.package.stage import STAGE as PACKAGE
 from envforge.stages.state.stage import STAGE as STATE
+from envforge.stages.tasks.stage import STAGE as TASKS
 from envforge.stages.toolgraph.stage import STAGE as TOOLGRAPH
+from envforge.stages.tooltests.stage import STAGE as TOOLTESTS
+from envforge.stages.verifiers.stage import STAGE as VERIFIERS
 
 ROOT = "blueprint"
 """The root artifact: the validated blueprint, made by the runner from the source file."""
 
-STAGES: list[Stage] = build_dag([ONTOLOGY, TOOLGRAPH, STATE, PACKAGE], roots=(ROOT,))
+STAGES: list[Stage] = build_dag([ONTOLOGY, TOOLGRAPH, STATE, TOOLTESTS, TASKS, VERIFIERS, PACKAGE], roots=(ROOT,))

@@ -99,8 +99,10 @@ def run_pipeline(
             artifact: Artifact = stage.output.from_files(files)
             status = "cached"
         else:
-            artifact = stage.build({name: artifacts[name] for name in stage.inputs}, config)
-            files = artifact.to_files()
+            built = stage.build({name: artifacts[name] for name in stage.inputs}, config)
+            files = built.to_files()
+            # Downstream stages always get the stored form, as a resumed run would read it back.
+            artifact = stage.output.from_files(files)
             record = ArtifactRecord(
                 stage=stage.name,
                 stage_version=stage.version,

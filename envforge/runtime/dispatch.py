@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +53,33 @@ def _argument_error(tool: str, error: ValidationError) -> ToolError:
     return ToolError("invalid_arguments", f"{where}: {error.message}", tool=tool, field=path or None)
 
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _unstorable(value: Any, path: str = "") -> str | None:
+    """Values JSON allows but a database cannot hold faithfully: huge integers, NaN, infinities,
+    lone surrogates and NUL characters."""
+    where = f"argument '{path}'" if path else "arguments"
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+        return f"{where}: integer out of range"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{where}: numbers must be finite"
+    if isinstance(value, str):
+        if "\x00" in value:
+            return f"{where}: text must not contain NUL characters"
+        if any("\ud800" <= char <= "\udfff" for char in value):
+            return f"{where}: text must be valid Unicode (a lone surrogate was found)"
+    if isinstance(value, dict):
+        return next(
+            (p for key, item in value.items() if (p := _unstorable(item, f"{path}.{key}" if path else str(key)))), None
+        )
+    if isinstance(value, list):
+        return next((p for index, item in enumerate(value) if (p := _unstorable(item, f"{path}[{index}]"))), None)
+    return None
+
+
 class Dispatcher:
     """Serves every tool of an environment against one connection."""
 
@@ -77,6 +105,9 @@ class Dispatcher:
             raise ToolError("unknown_tool", f"no tool named '{name}'{did_you_mean(name, self.handlers)}", tool=name)
         if not isinstance(arguments, dict):
             raise ToolError("invalid_arguments", "arguments must be a JSON object", tool=name)
+        problem = _unstorable(arguments)
+        if problem is not None:
+            raise ToolError("invalid_arguments", problem, tool=name)
         validator = self.env.validators[name]
         if not validator.is_valid(arguments):
             error = best_match(validator.iter_errors(arguments))

@@ -30,7 +30,7 @@ REPEAT = 5
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("bench")
-    return run_pipeline(REPO / "blueprints" / "retail.yaml", out, GenerateConfig(rows=200)).package
+    return run_pipeline(REPO / "blueprints" / "retail.yaml", out, GenerateConfig(rows=200, tasks=10)).package
 
 
 @pytest.fixture(scope="module")

@@ -234,7 +234,10 @@ def test_from_an_unknown_stage_exits_2_and_suggests_or_lists_the_stages(
     assert message == "--from: unknown stage 'toolgrpah'; did you mean 'toolgraph'?"
     code, message = run_main(capsys, "generate", "retail", "--from", "zzz", "-o", str(out))
     assert code == 2
-    assert message == "--from: unknown stage 'zzz'; stages: ontology, toolgraph, state, package"
+    assert (
+        message
+        == "--from: unknown stage 'zzz'; stages: ontology, toolgraph, state, tooltests, tasks, verifiers, package"
+    )
     assert_nothing_written(out)
 
 

@@ -19,53 +19,60 @@ from tests.conftest import REPO
 from validators.package_integrity import REQUIRED_FILES, check_package_integrity
 
 RETAIL = REPO / "blueprints" / "retail.yaml"
-PACKAGE_FILES = set(REQUIRED_FILES)
+PACKAGE_FILES = {*REQUIRED_FILES, "verifiers"}
+TASKS = 12
 
 
 def test_generating_twice_gives_byte_identical_packages(tmp_path: Path) -> None:
-    first = run_pipeline(RETAIL, tmp_path / "a", GenerateConfig(rows=300, seed=7))
-    second = run_pipeline(RETAIL, tmp_path / "b", GenerateConfig(rows=300, seed=7))
+    first = run_pipeline(RETAIL, tmp_path / "a", GenerateConfig(rows=300, seed=7, tasks=TASKS))
+    second = run_pipeline(RETAIL, tmp_path / "b", GenerateConfig(rows=300, seed=7, tasks=TASKS))
     files = read_files(first.package)
-    assert set(files) == PACKAGE_FILES
+    assert {name.split("/")[0] for name in files} == PACKAGE_FILES
     assert files == read_files(second.package)
     assert first.package_hash == second.package_hash
 
 
 def test_a_different_seed_gives_different_state_but_the_same_tools(tmp_path: Path) -> None:
-    first = read_files(run_pipeline(RETAIL, tmp_path / "a", GenerateConfig(rows=300, seed=1)).package)
-    second = read_files(run_pipeline(RETAIL, tmp_path / "b", GenerateConfig(rows=300, seed=2)).package)
+    first = read_files(run_pipeline(RETAIL, tmp_path / "a", GenerateConfig(rows=300, seed=1, tasks=TASKS)).package)
+    second = read_files(run_pipeline(RETAIL, tmp_path / "b", GenerateConfig(rows=300, seed=2, tasks=TASKS)).package)
     assert first["state.sqlite"] != second["state.sqlite"]
     assert first["toolgraph.json"] == second["toolgraph.json"]
 
 
 def test_a_rerun_skips_every_stage_and_keeps_the_package(tmp_path: Path) -> None:
-    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS))
     assert [stage.status for stage in first.stages] == ["built"] * len(STAGES)
-    second = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    second = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS))
     assert [stage.status for stage in second.stages] == ["cached"] * len(STAGES)
     assert second.package_hash == first.package_hash
 
 
 def test_changing_rows_rebuilds_only_the_stages_that_depend_on_it(tmp_path: Path) -> None:
-    run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
-    rerun = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=500))
+    run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS))
+    rerun = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=500, tasks=TASKS))
     assert {stage.stage: stage.status for stage in rerun.stages} == {
         "ontology": "cached",
         "toolgraph": "cached",
         "state": "built",
+        "tooltests": "built",
+        "tasks": "built",
+        "verifiers": "built",
         "package": "built",
     }
 
 
 def test_force_rebuilds_everything_and_from_rebuilds_downstream_only(tmp_path: Path) -> None:
-    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
-    forced = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300), force=True)
+    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS))
+    forced = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS), force=True)
     assert [stage.status for stage in forced.stages] == ["built"] * len(STAGES)
-    partial = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300), from_stage="toolgraph")
+    partial = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS), from_stage="toolgraph")
     assert {stage.stage: stage.status for stage in partial.stages} == {
         "ontology": "cached",
         "toolgraph": "built",
         "state": "cached",
+        "tooltests": "built",
+        "tasks": "built",
+        "verifiers": "built",
         "package": "built",
     }
     assert forced.package_hash == partial.package_hash == first.package_hash
@@ -73,21 +80,21 @@ def test_force_rebuilds_everything_and_from_rebuilds_downstream_only(tmp_path: P
 
 def test_an_unknown_from_stage_is_a_user_error_with_a_suggestion(tmp_path: Path) -> None:
     with pytest.raises(UserInputError, match="did you mean 'state'"):
-        run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300), from_stage="stat")
+        run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS), from_stage="stat")
     assert not (tmp_path / "retail").exists()
 
 
 def test_a_corrupted_cached_artifact_is_rebuilt_not_trusted(tmp_path: Path) -> None:
-    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    first = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS))
     state_file = tmp_path / ".cache" / "retail" / "state" / "state.sqlite"
     state_file.write_bytes(b"garbage")
-    rerun = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    rerun = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS))
     assert {stage.stage: stage.status for stage in rerun.stages}["state"] == "built"
     assert rerun.package_hash == first.package_hash
 
 
 def test_the_package_holds_the_files_of_the_format_and_passes_integrity(tmp_path: Path) -> None:
-    run = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300))
+    run = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS))
     assert {path.name for path in run.package.iterdir()} == PACKAGE_FILES
     assert check_package_integrity(run.package) == []
     (run.package / "policy.md").write_text("tampered")
@@ -133,16 +140,16 @@ def _kill_after(stage_line: str, out: Path, rows: int) -> None:
     process.wait(timeout=120)
 
 
-@pytest.mark.parametrize("stage_line", ["stage ontology built", "stage toolgraph built", "stage state built"])
+@pytest.mark.parametrize("stage_line", ["stage ontology built", "stage state built", "stage tasks built"])
 def test_a_run_killed_with_sigkill_resumes_and_ends_with_the_same_hashes(tmp_path: Path, stage_line: str) -> None:
-    rows = 20_000
-    reference = run_pipeline(RETAIL, tmp_path / "reference", GenerateConfig(rows=rows))
+    rows = 5_000
+    reference = run_pipeline(RETAIL, tmp_path / "reference", GenerateConfig(rows=rows, tasks=TASKS))
     out = tmp_path / "killed"
     _kill_after(stage_line, out, rows)
     package = out / "retail"
     # Whatever the kill interrupted, there is no package or a complete one: never a partial one.
     assert not package.exists() or check_package_integrity(package) == []
-    resumed = run_pipeline(RETAIL, out, GenerateConfig(rows=rows))
+    resumed = run_pipeline(RETAIL, out, GenerateConfig(rows=rows, tasks=TASKS))
     statuses = {stage.stage: stage.status for stage in resumed.stages}
     assert statuses["ontology"] == "cached"
     assert [stage.content_hash for stage in resumed.stages] == [stage.content_hash for stage in reference.stages]

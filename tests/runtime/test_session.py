@@ -105,6 +105,10 @@ def _bad_calls(session: Session) -> list[tuple[str, dict[str, Any], str]]:
         ("update_email", {"customer_id": gold["customer_id"], "email": taken}, "constraint_violation"),
         ("update_email", {"customer_id": gold["customer_id"], "email": "no-at-sign"}, "precondition_failed"),
         ("delete_everything", {}, "unknown_tool"),
+        ("list_orders", {"offset": 10**20}, "invalid_arguments"),
+        ("list_customers", {"first_name": "a\x00zz"}, "invalid_arguments"),
+        ("get_order", {"order_id": "\ud800"}, "invalid_arguments"),
+        ("grant_store_credit", {"customer_id": gold["customer_id"], "amount": float("nan")}, "invalid_arguments"),
     ]
 
 

@@ -16,10 +16,14 @@ from envforge.pipeline.artifacts import (
     PackageArtifact,
     StateArtifact,
     ToolGraphArtifact,
+    dump_json,
 )
 from envforge.pipeline.dag import GenerateConfig, Stage, need
+from envforge.pipeline.task_artifacts import TaskSetArtifact, VerifierArtifact, dump_jsonl
+from envforge.pipeline.tooltest_artifacts import ToolTestArtifact
 from envforge.runtime.environment import dump_blueprint
 from envforge.stages.package.policy import render_policy
+from envforge.stages.package.report import build_report, render_summary
 
 
 def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArtifact:
@@ -27,6 +31,9 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
     ontology = need(inputs, "ontology", OntologyArtifact)
     toolgraph = need(inputs, "toolgraph", ToolGraphArtifact)
     state = need(inputs, "state", StateArtifact)
+    tools_report = need(inputs, "tooltests", ToolTestArtifact).report
+    verified = need(inputs, "verifiers", VerifierArtifact)
+    requested = need(inputs, "tasks", TaskSetArtifact).requested
     spec = blueprint.blueprint
     files: dict[str, bytes] = {
         "blueprint.yaml": dump_blueprint(spec).encode(),
@@ -34,7 +41,12 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
         **ontology.to_files(),
         **toolgraph.to_files(),
         **{name: data for name, data in state.to_files().items() if name in ("state.sqlite", "schema.sql")},
+        **{name: data for name, data in verified.to_files().items() if name.startswith("verifiers/")},
+        "tasks.jsonl": dump_jsonl(verified.accepted),
     }
+    report = build_report(spec.env_id, requested, tools_report, verified.results, verified.accepted)
+    files["report.json"] = dump_json(report.model_dump(mode="json"))
+    files["report.md"] = render_summary(report).encode()
     tools = toolgraph.toolgraph.tools
     manifest = EnvManifest(
         env_id=spec.env_id,
@@ -43,6 +55,7 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
         envforge_version=__version__,
         seed=config.seed,
         rows=config.rows,
+        tasks_requested=config.tasks,
         files={name: hash_bytes(data) for name, data in sorted(files.items())},
         stats={
             "entities": len(spec.entities),
@@ -54,8 +67,11 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
             "policies": len(spec.policies),
             "personas": len(spec.personas),
             "state_rows": sum(state.rows.values()),
+            "tasks": len(verified.accepted),
+            "tools_excluded": len(tools_report.excluded()),
         },
         entry_points={
+            "run_task": "envforge run-task {package} TASK_ID --oracle",
             "mcp_stdio": "envforge serve {package} --transport stdio",
             "mcp_http": "envforge serve {package} --transport http",
         },
@@ -67,8 +83,8 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
 STAGE = Stage(
     name="package",
     version=1,
-    inputs=("blueprint", "ontology", "toolgraph", "state"),
+    inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers"),
     output=PackageArtifact,
     build=build,
-    config_fields=("rows", "seed"),
+    config_fields=("rows", "seed", "tasks"),
 )

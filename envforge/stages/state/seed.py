@@ -11,6 +11,7 @@ from typing import Any
 from faker import Faker
 
 from envforge.errors import BlueprintError
+from envforge.fakedata import faker_method_for
 from envforge.hashing import hash_json
 from envforge.ir.blueprint import Blueprint, FieldSpec, ValueGenerator
 from envforge.ir.ontology import Ontology, OntologyEntity
@@ -19,28 +20,6 @@ Row = dict[str, Any]
 KEY_LOW, KEY_HIGH = 100_000, 800_000
 OPTIONAL_REF_NULL_RATE = 0.15
 UNIQUE_RETRIES = 50
-
-# Field-name hints for fields without a generator: (substring of the name, Faker method).
-_NAME_HINTS: tuple[tuple[str, str], ...] = (
-    ("email", "email"),
-    ("phone", "phone_number"),
-    ("first_name", "first_name"),
-    ("last_name", "last_name"),
-    ("full_name", "name"),
-    ("company", "company"),
-    ("street", "street_address"),
-    ("address", "street_address"),
-    ("city", "city"),
-    ("country", "country"),
-    ("postal", "postcode"),
-    ("zip", "postcode"),
-    ("iban", "iban"),
-    ("url", "url"),
-    ("title", "catch_phrase"),
-    ("note", "sentence"),
-    ("description", "sentence"),
-    ("name", "name"),
-)
 
 
 def row_counts(ontology: Ontology, blueprint: Blueprint, total: int) -> dict[str, int]:
@@ -156,11 +135,7 @@ class _Seeder:
         if generator.faker is not None:
             return self.faker_maker(entity, field, generator.faker, dict(generator.args))
         if field.type in ("string", "text") and generator.range is None:
-            hinted = next(
-                (method for hint, method in _NAME_HINTS if hint in field.name),
-                "sentence" if field.type == "text" else "word",
-            )
-            return self.faker_maker(entity, field, hinted, {})
+            return self.faker_maker(entity, field, faker_method_for(field.name, long_text=field.type == "text"), {})
         return self.range_maker(field, generator, rng)
 
     def faker_maker(

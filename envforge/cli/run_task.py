@@ -1,0 +1,55 @@
+"""`envforge run-task`: replay a task's oracle in a session (or through MCP) and print the verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+import anyio
+from mcp.types import RequestParamsMeta
+
+from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
+from envforge.runtime.environment import load_environment
+from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
+from envforge.runtime.session import Session
+from envforge.runtime.tasks import find_task, verify_with_package
+
+
+def _through_mcp(server: EnvServer, calls: list[ToolCall], episode: str) -> list[tuple[str, bool]]:
+    import mcp
+
+    async def run() -> list[tuple[str, bool]]:
+        outcomes = []
+        meta = cast(RequestParamsMeta, {EPISODE_META_KEY: episode})
+        async with mcp.Client(server.server) as client:
+            for call in calls:
+                result = await client.call_tool(call.name, call.arguments, meta=meta)
+                outcomes.append((call.name, not result.is_error))
+        return outcomes
+
+    return anyio.run(run)
+
+
+def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdict, list[tuple[str, bool]]]:
+    """Replay the oracle; returns the task, the shipped verifier's verdict, and (tool, ok) per call."""
+    env = load_environment(package)
+    task = find_task(package, task_id)
+    if via == "mcp":
+        server = EnvServer(env)
+        outcomes = _through_mcp(server, task.oracle, "run-task")
+        final = server.session("run-task").snapshot()
+    else:
+        session = Session(env)
+        outcomes = [(call.name, session.call_tool(call.name, call.arguments)[0]) for call in task.oracle]
+        final = session.snapshot()
+    transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
+    return task, verify_with_package(package, task_id, env.template, final, transcript), outcomes
+
+
+def verdict_json(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, bool]]) -> dict[str, Any]:
+    return {
+        "task": task.id,
+        "instruction": task.instruction,
+        "calls": [{"tool": n, "ok": ok} for n, ok in outcomes],
+        **verdict.model_dump(),
+    }

@@ -1,0 +1,96 @@
+"""Tasks, their verifiers, and what verifying a run produces."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from envforge.ir.base import IRModel
+
+TaskKind = Literal["write", "multi_write", "read"]
+
+
+class ToolCall(IRModel):
+    """One tool call of an oracle chain or a transcript."""
+
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class UserScenario(IRModel):
+    """Who asks, what they can say up front, and what they reveal only when asked."""
+
+    persona: str
+    """Persona id from the blueprint."""
+    person: str
+    """Key of the person row the user is (never shown to the agent)."""
+    known: dict[str, Any]
+    """What the user states or can state at once (names, email, the request)."""
+    hidden: dict[str, Any] = Field(default_factory=dict)
+    """What the user reveals only when the agent asks for it."""
+
+
+class Difficulty(IRModel):
+    """Metadata for curricula: how long the golden chain is and how much can distract."""
+
+    chain_length: int
+    writes: int
+    distractors: int
+    """Tools available to the agent that the oracle does not use."""
+    band: Literal["easy", "medium", "hard"]
+
+
+class RowChange(IRModel):
+    """One row the task changes: an insert (`before` is None), delete (`after` is None), or update."""
+
+    entity: str
+    key: str | None
+    """Key of an updated or deleted row; None for an insert (new keys depend on call order)."""
+    before: dict[str, Any] | None
+    """Changed fields before (updates), or the whole row (deletes)."""
+    after: dict[str, Any] | None
+    """Changed fields after (updates), or the whole new row without its key (inserts)."""
+
+
+class VerifierSpec(IRModel):
+    """What a correct run does: exactly these row changes, and (read tasks) this answer."""
+
+    task_id: str
+    expected_changes: list[RowChange]
+    """The golden diff between the initial and the final state. Any other change is a side effect."""
+    answer: str | None = None
+    """Expected final answer for read tasks; numbers compare numerically, text case-insensitively."""
+
+
+class TaskSpec(IRModel):
+    """A task: what the user wants, how an oracle does it, and how a run is judged."""
+
+    schema_version: Literal[1] = 1
+    id: str
+    kind: TaskKind
+    instruction: str
+    """What the user says, worded for a chat with an agent that has the tools."""
+    scenario: UserScenario
+    oracle: list[ToolCall]
+    """A golden tool-call chain: lookups that discover keys, then the writes."""
+    expected_answer: str | None = None
+    difficulty: Difficulty
+    verifier: VerifierSpec
+
+
+class Transcript(IRModel):
+    """What an agent did: its tool calls and its final answer to the user."""
+
+    calls: list[ToolCall] = Field(default_factory=list)
+    answer: str | None = None
+
+
+class Verdict(IRModel):
+    """The judgement of one run. Reward is 1 only when every component holds."""
+
+    reward: float
+    passed: bool
+    components: dict[str, bool]
+    reasons: list[str]
+    """Why a component failed, one line each."""

@@ -1,0 +1,43 @@
+"""Tasks and verifiers of an environment package, loaded for replay and verification."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+from envforge.errors import PackageError, did_you_mean
+from envforge.ir.tasks import TaskSpec, Transcript, Verdict
+
+
+def load_tasks(package: Path) -> dict[str, TaskSpec]:
+    path = package / "tasks.jsonl"
+    if not path.is_file():
+        raise PackageError(f"{path}: missing; regenerate the package with `envforge generate`")
+    tasks = [
+        TaskSpec.model_validate_json(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    return {task.id: task for task in tasks}
+
+
+def find_task(package: Path, task_id: str) -> TaskSpec:
+    tasks = load_tasks(package)
+    if task_id not in tasks:
+        hint = did_you_mean(task_id, tasks) or f"; the package has {len(tasks)} tasks, e.g. {next(iter(tasks), 'none')}"
+        raise PackageError(f"{package}: no task '{task_id}'{hint}")
+    return tasks[task_id]
+
+
+def load_package_verifier(package: Path, task_id: str) -> ModuleType:
+    """Import `verifiers/<task id>.py` from the package, as shipped."""
+    path = package / "verifiers" / f"{task_id}.py"
+    if not path.is_file():
+        raise PackageError(f"{path}: missing; regenerate the package with `envforge generate`")
+    module = ModuleType(f"envforge_verifier_{task_id.replace('-', '_')}")
+    module.__file__ = str(path)
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    return module
+
+
+def verify_with_package(package: Path, task_id: str, initial: bytes, final: bytes, transcript: Transcript) -> Verdict:
+    verdict: Verdict = load_package_verifier(package, task_id).verify(initial, final, transcript)
+    return verdict

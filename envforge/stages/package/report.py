@@ -1,0 +1,78 @@
+"""The validation report (`report.json`) and its readable summary (`report.md`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from envforge.ir.tasks import TaskSpec
+from envforge.ir.tooltests import ToolTestReport
+from envforge.ir.verification import ExcludedTool, GateResult, GateSummary, ValidationReport
+
+
+def _rate(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+def build_report(
+    env_id: str, requested: int, tools: ToolTestReport, results: list[GateResult], accepted: list[TaskSpec]
+) -> ValidationReport:
+    mutants = [mutant for result in results for mutant in result.mutants]
+    real = [mutant for mutant in mutants if not mutant.equivalent]
+    false_positives = sum(mutant.reward != 0 for mutant in real)
+    false_negatives = sum(result.golden_reward != 1 for result in results)
+    dropped = Counter(result.reason.split(":", 1)[0] for result in results if not result.accepted)
+    shortfall = ""
+    if len(accepted) < requested:
+        reasons = ", ".join(f"{code} x{count}" for code, count in sorted(dropped.items())) or "too few candidate tasks"
+        shortfall = (
+            f"{len(accepted)} of {requested} requested tasks accepted; {len(results)} candidates, dropped: {reasons}"
+        )
+    return ValidationReport(
+        env_id=env_id,
+        tools_admitted=len(tools.admitted()),
+        tools_excluded=[
+            ExcludedTool(tool=r.tool, reason=r.reason, failing_example=r.failing_example) for r in tools.excluded()
+        ],
+        tasks_requested=requested,
+        tasks_generated=len(results),
+        tasks_accepted=len(accepted),
+        tasks_dropped=dict(sorted(dropped.items())),
+        accepted_by_kind=dict(sorted(Counter(task.kind for task in accepted).items())),
+        difficulty_bands=dict(sorted(Counter(task.difficulty.band for task in accepted).items())),
+        chain_lengths={
+            str(k): v for k, v in sorted(Counter(task.difficulty.chain_length for task in accepted).items())
+        },
+        gate=GateSummary(
+            golden_runs=len(results),
+            golden_false_negatives=false_negatives,
+            golden_false_negative_rate=_rate(false_negatives, len(results)),
+            mutants=len(mutants),
+            equivalent_mutants=len(mutants) - len(real),
+            mutant_false_positives=false_positives,
+            mutant_false_positive_rate=_rate(false_positives, len(real)),
+        ),
+        shortfall=shortfall,
+        tasks=results,
+    )
+
+
+def render_summary(report: ValidationReport) -> str:
+    gate = report.gate
+    lines = [
+        f"# Validation report: {report.env_id}",
+        "",
+        f"- Tools: {report.tools_admitted} admitted, {len(report.tools_excluded)} excluded",
+        *[f"  - excluded `{tool.tool}`: {tool.reason}" for tool in report.tools_excluded],
+        f"- Tasks: {report.tasks_accepted} accepted of {report.tasks_requested} requested ({report.tasks_generated} gated)",
+        f"- Accepted by kind: {', '.join(f'{k} {v}' for k, v in report.accepted_by_kind.items())}",
+        f"- Difficulty bands: {', '.join(f'{k} {v}' for k, v in report.difficulty_bands.items())}",
+        f"- Oracle lengths: {', '.join(f'{k} calls: {v}' for k, v in report.chain_lengths.items())}",
+        f"- Dropped: {', '.join(f'{k} {v}' for k, v in report.tasks_dropped.items()) or 'none'}",
+        f"- Golden runs rejected (false negatives): {gate.golden_false_negatives} of {gate.golden_runs} "
+        f"(rate {gate.golden_false_negative_rate:.3f})",
+        f"- Mutants accepted (false positives): {gate.mutant_false_positives} of {gate.mutants - gate.equivalent_mutants} "
+        f"non-equivalent mutants (rate {gate.mutant_false_positive_rate:.3f}; {gate.equivalent_mutants} equivalent mutants set aside)",
+    ]
+    if report.shortfall:
+        lines.append(f"- Shortfall: {report.shortfall}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""Stage `tooltests`: every tool is called with generated valid and invalid arguments before it is admitted."""

@@ -1,0 +1,54 @@
+"""Runs the tool tests in a fresh interpreter, so the report depends only on (environment, seed).
+
+Hypothesis's generation inside a long-lived process shifted with what that process had imported and
+done before (seen as different example counts for the same seed), which broke byte-identical builds.
+A fresh interpreter with a fixed hash seed always starts from the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from envforge.errors import PipelineError
+from envforge.ir.tooltests import ToolTestReport
+from envforge.runtime.environment import Environment
+
+TIMEOUT_S = 600
+
+
+def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
+    """`run_tool_tests(env, seed=seed)`, computed in a fresh interpreter."""
+    with tempfile.TemporaryDirectory(prefix="envforge-tooltests-") as scratch:
+        folder = Path(scratch)
+        (folder / "blueprint.json").write_text(env.blueprint.model_dump_json(), encoding="utf-8")
+        (folder / "toolgraph.json").write_text(env.toolgraph.model_dump_json(), encoding="utf-8")
+        (folder / "state.sqlite").write_bytes(env.template)
+        # A fixed, minimal environment: Hypothesis changes how it generates when it sees pytest's variables.
+        variables = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": "0", "HOME": scratch, "LC_ALL": "C.UTF-8"}
+        command = [sys.executable, "-m", "envforge.stages.tooltests.worker", str(folder), str(seed)]
+        result = subprocess.run(
+            command, capture_output=True, text=True, env=variables, cwd=scratch, timeout=TIMEOUT_S, check=False
+        )
+        if result.returncode != 0:
+            raise PipelineError(f"the tool-test worker failed: {result.stderr.strip().splitlines()[-1:]}")
+        return ToolTestReport.model_validate_json(result.stdout)
+
+
+def main(folder: Path, seed: int) -> None:
+    from envforge.ir.blueprint import Blueprint
+    from envforge.ir.toolspec import ToolGraph
+    from envforge.stages.tooltests.run import run_tool_tests
+
+    blueprint = Blueprint.model_validate_json((folder / "blueprint.json").read_bytes())
+    toolgraph = ToolGraph.model_validate_json((folder / "toolgraph.json").read_bytes())
+    env = Environment(blueprint, toolgraph, (folder / "state.sqlite").read_bytes(), "")
+    sys.stdout.write(json.dumps(run_tool_tests(env, seed=seed).model_dump(mode="json")))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), int(sys.argv[2]))

@@ -1,0 +1,57 @@
+"""The `verifiers` stage: emit each task's verifier and keep the tasks whose verifier passes the gate."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from envforge.ir.tasks import TaskSpec, ToolCall
+from envforge.ir.verification import GateResult
+from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, StateArtifact, ToolGraphArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, need
+from envforge.pipeline.task_artifacts import TaskSetArtifact, VerifierArtifact
+from envforge.runtime.environment import Environment
+from envforge.runtime.session import Session
+from envforge.stages.verifiers.emit import load_verifier, render_verifier
+from envforge.stages.verifiers.gate import gate_task
+
+UNRELATED_CANDIDATES = 12
+
+
+def unrelated_writes(tasks: list[TaskSpec], env: Environment, task: TaskSpec) -> list[ToolCall]:
+    """Writes from other tasks, for the `unrelated_write` mutant."""
+    own = {call.model_dump_json() for call in task.oracle}
+    calls = [
+        call for other in tasks if other.id != task.id for call in other.oracle if env.tools[call.name].kind == "write"
+    ]
+    return [call for call in calls if call.model_dump_json() not in own][:UNRELATED_CANDIDATES]
+
+
+def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> VerifierArtifact:
+    blueprint = need(inputs, "blueprint", BlueprintArtifact).blueprint
+    graph = need(inputs, "toolgraph", ToolGraphArtifact).toolgraph
+    state = need(inputs, "state", StateArtifact)
+    candidates = need(inputs, "tasks", TaskSetArtifact)
+    env = Environment(blueprint, graph, state.database, "")
+    session = Session(env)
+    accepted: list[TaskSpec] = []
+    sources: dict[str, str] = {}
+    results: list[GateResult] = []
+    for task in candidates.tasks:
+        if len(accepted) >= candidates.requested:
+            break
+        source = render_verifier(task)
+        result = gate_task(task, session, load_verifier(source, task.id), unrelated_writes(candidates.tasks, env, task))
+        results.append(result)
+        if result.accepted:
+            accepted.append(task)
+            sources[task.id] = source
+    return VerifierArtifact(accepted=accepted, sources=sources, results=results)
+
+
+STAGE = Stage(
+    name="verifiers",
+    version=1,
+    inputs=("blueprint", "toolgraph", "state", "tasks"),
+    output=VerifierArtifact,
+    build=build,
+)

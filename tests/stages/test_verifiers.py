@@ -1,0 +1,112 @@
+"""Verifiers and their gate: golden runs pass, everything else fails, broken verifiers are caught."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from envforge.ir.tasks import Transcript, Verdict, VerifierSpec
+from envforge.runtime.environment import Environment
+from envforge.runtime.session import Session
+from envforge.runtime.tasks import load_tasks
+from envforge.runtime.verify import judge, verify
+from envforge.stages.verifiers.emit import load_verifier, render_verifier
+from envforge.stages.verifiers.gate import gate_task
+
+
+def _golden(env: Environment, calls: list) -> bytes:  # type: ignore[type-arg]
+    session = Session(env)
+    for call in calls:
+        assert session.call_tool(call.name, call.arguments)[0]
+    return session.snapshot()
+
+
+def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
+    retail_package: Path, retail_env: Environment
+) -> None:
+    tasks = load_tasks(retail_package).values()
+    task = next(t for t in tasks if t.kind == "write")
+    golden = _golden(retail_env, task.oracle)
+    assert verify(task.verifier, retail_env.template, golden).reward == 1
+    initial = verify(task.verifier, retail_env.template, retail_env.template)
+    assert initial.reward == 0 and not initial.components["expected_changes_made"]
+    session = Session(retail_env)
+    others = [t.oracle[-1] for t in tasks if t.kind == "write" and t.oracle[-1].name != task.oracle[-1].name]
+    for call in others:
+        session.reset(golden)
+        if session.call_tool(call.name, call.arguments)[0]:
+            break
+    else:
+        raise AssertionError("no other write succeeds after the golden run")
+    extra = verify(task.verifier, retail_env.template, session.snapshot())
+    assert extra.reward == 0 and not extra.components["no_unexpected_changes"]
+    assert any(reason.startswith("unexpected:") for reason in extra.reasons)
+
+
+def test_a_read_task_needs_the_right_answer(retail_package: Path, retail_env: Environment) -> None:
+    task = next(t for t in load_tasks(retail_package).values() if t.kind == "read")
+    assert task.expected_answer is not None
+    state = retail_env.template
+    assert verify(task.verifier, state, state, Transcript(answer=f"It is {task.expected_answer}.")).reward == 1
+    assert verify(task.verifier, state, state, Transcript(answer="I don't know.")).reward == 0
+    assert verify(task.verifier, state, state, Transcript()).reward == 0
+
+
+def test_a_verifier_that_passes_on_the_initial_state_is_caught_by_the_gate(
+    retail_package: Path, retail_env: Environment
+) -> None:
+    task = next(t for t in load_tasks(retail_package).values() if t.kind == "write")
+
+    def always(initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
+        return Verdict(reward=1.0, passed=True, components={}, reasons=[])
+
+    result = gate_task(task, Session(retail_env), always, [])
+    assert not result.accepted
+    assert result.reason.startswith("initial_accepted: the verifier rewards the untouched initial state")
+
+
+def test_a_verifier_expecting_no_change_rejects_the_golden_run_and_is_dropped(
+    retail_package: Path, retail_env: Environment
+) -> None:
+    task = next(t for t in load_tasks(retail_package).values() if t.kind == "write")
+    broken = task.model_copy(update={"verifier": VerifierSpec(task_id=task.id, expected_changes=[])})
+    result = gate_task(broken, Session(retail_env), load_verifier(render_verifier(broken), task.id), [])
+    assert not result.accepted
+    assert result.reason.startswith("golden_rejected: unexpected:")
+
+
+def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutant(
+    retail_package: Path, retail_env: Environment
+) -> None:
+    tasks = list(load_tasks(retail_package).values())
+    task = next(t for t in tasks if t.kind == "write")
+
+    def lenient(initial: bytes, final: bytes, transcript: Transcript | None = None):  # type: ignore[no-untyped-def]
+        from envforge.runtime.diff import diff_states
+
+        verdict = judge(task.verifier, diff_states(initial, final), transcript)
+        made = verdict.components["expected_changes_made"]
+        return verdict.model_copy(update={"reward": 1.0 if made else 0.0, "passed": made})
+
+    unrelated = [t.oracle[-1] for t in tasks if t.kind == "write" and t.oracle[-1].name != task.oracle[-1].name]
+    result = gate_task(task, Session(retail_env), lenient, unrelated)
+    assert not result.accepted
+    assert "mutant_accepted" in result.reason and "unrelated_write" in result.reason
+
+
+def test_a_shipped_verifier_runs_in_a_fresh_interpreter_with_only_the_runtime(
+    retail_package: Path, retail_env: Environment, tmp_path: Path
+) -> None:
+    task = next(t for t in load_tasks(retail_package).values() if t.kind == "multi_write")
+    (tmp_path / "golden.sqlite").write_bytes(_golden(retail_env, task.oracle))
+    script = (
+        "import runpy, sys; from pathlib import Path; "
+        f"module = runpy.run_path({str(retail_package / 'verifiers' / f'{task.id}.py')!r}); "
+        f"initial = Path({str(retail_package / 'state.sqlite')!r}).read_bytes(); "
+        f"final = Path({str(tmp_path / 'golden.sqlite')!r}).read_bytes(); "
+        "print(module['verify'](initial, final).reward, module['verify'](initial, initial).reward)"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1.0", "0.0"]
