@@ -11,11 +11,14 @@ import tempfile
 from pathlib import Path
 
 import anyio
+import yaml
 
 from envforge.bench.baselines import bench_read, bench_reset, bench_write
 from envforge.bench.calls import capture_statements, find_read_probe, find_write_probe
 from envforge.bench.episodes import bench_mcp, bench_memory, stdio_episodes
 from envforge.bench.report import BenchReport, BenchRow
+from envforge.bench.tasks import bench_synthesis, bench_verify
+from envforge.pipeline.dag import DEFAULT_TASKS
 from envforge.runtime.environment import load_environment
 
 STDIO_EPISODES = 5
@@ -23,7 +26,8 @@ STDIO_EPISODES = 5
 
 
 def run_bench(package: Path, *, sessions: int, repeat: int) -> BenchReport:
-    """Measure reset, READ and WRITE calls, an MCP call and RSS with `sessions` live sessions."""
+    """Measure reset, READ and WRITE calls, an MCP call, RSS with `sessions` live sessions, verification
+    and task synthesis."""
     package = package.resolve()
     env = load_environment(package)
     warmup = max(5, repeat // 10)
@@ -41,4 +45,7 @@ def run_bench(package: Path, *, sessions: int, repeat: int) -> BenchReport:
     episodes = anyio.run(stdio_episodes, package, read, STDIO_EPISODES)
     rows.append(bench_mcp(env, read, episodes, repeat=repeat, warmup=warmup))
     rows.append(bench_memory(env, read, sessions, episodes))
+    manifest = yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8"))
+    rows.append(bench_verify(package, env, repeat=repeat, warmup=warmup))
+    rows.append(bench_synthesis(env, count=manifest.get("tasks_requested", DEFAULT_TASKS), seed=manifest["seed"]))
     return BenchReport(env.env_id, str(package), repeat, sessions, rows)

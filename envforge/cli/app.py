@@ -158,7 +158,8 @@ def bench(
     ] = True,
     as_json: AsJson = False,
 ) -> None:
-    """Measure generation, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run."""
+    """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run."""
+
     from envforge.bench.generate import bench_generate
     from envforge.bench.runtime import run_bench
     from envforge.cli.output import print_bench

@@ -22,7 +22,7 @@ from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
-MEASURES = {"reset", "read", "write", "mcp", "rss"}
+MEASURES = {"reset", "read", "write", "mcp", "rss", "verify", "synthesis"}
 SESSIONS = 20
 REPEAT = 5
 

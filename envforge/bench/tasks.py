@@ -1,0 +1,84 @@
+"""Task rows of `envforge bench`: verify latency, and the cost of synthesizing and gating tasks."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from time import perf_counter_ns
+
+from envforge.bench.report import BenchRow, summarize, time_calls, timed_row
+from envforge.ir.tasks import TaskSpec, Transcript
+from envforge.runtime.environment import Environment
+from envforge.runtime.session import Session
+from envforge.runtime.tasks import load_package_verifier, load_tasks
+from envforge.stages.ontology.build import build_ontology
+from envforge.stages.tasks.synthesize import synthesize_tasks
+from envforge.stages.verifiers.emit import load_verifier, render_verifier
+from envforge.stages.verifiers.gate import gate_task
+from envforge.stages.verifiers.stage import unrelated_writes
+
+VERIFY_GOAL_MS = 2.0
+
+
+def _golden(env: Environment, task: TaskSpec) -> bytes:
+    session = Session(env)
+    for call in task.oracle:
+        session.call_tool(call.name, call.arguments)
+    return session.snapshot()
+
+
+def _naive_compare(initial: bytes, final: bytes) -> bool:
+    """What a verifier without a diff does: load every row of both states into Python and compare."""
+    tables = []
+    for state in (initial, final):
+        connection = sqlite3.connect(":memory:")
+        connection.deserialize(state)
+        names = [
+            row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        ]
+        tables.append({name: connection.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall() for name in names})
+        connection.close()
+    return tables[0] == tables[1]
+
+
+def bench_verify(package: Path, env: Environment, *, repeat: int, warmup: int) -> BenchRow:
+    """The shipped verifier of the longest write task, on its golden final state."""
+    tasks = [task for task in load_tasks(package).values() if task.kind != "read"]
+    task = max(tasks, key=lambda task: (len(task.verifier.expected_changes), task.id))
+    final = _golden(env, task)
+    verify = load_package_verifier(package, task.id).verify
+    transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
+    ours = time_calls(lambda: verify(env.template, final, transcript), repeat=repeat, warmup=warmup)
+    naive = time_calls(lambda: _naive_compare(env.template, final), repeat=repeat, warmup=warmup)
+    note = f"verifiers/{task.id}.py on its golden state ({len(task.verifier.expected_changes)} expected changes)"
+    return timed_row(
+        "verify", f"verify {task.id}", ours, "load all rows, compare", naive, goal=VERIFY_GOAL_MS, note=note
+    )
+
+
+def bench_synthesis(env: Environment, *, count: int, seed: int) -> BenchRow:
+    """Milliseconds per accepted task for synthesis plus the gate, beside synthesis alone."""
+    started = perf_counter_ns()
+    tasks, _ = synthesize_tasks(
+        env.blueprint,
+        build_ontology(env.blueprint),
+        env.toolgraph,
+        env.template,
+        set(env.tools),
+        count=count,
+        seed=seed,
+    )
+    synthesized = perf_counter_ns() - started
+    session = Session(env)
+    accepted = sum(
+        gate_task(
+            task, session, load_verifier(render_verifier(task), task.id), unrelated_writes(tasks, env, task)
+        ).accepted
+        for task in tasks
+    )
+    total = perf_counter_ns() - started
+    ours = summarize([total // max(accepted, 1)])
+    alone = summarize([synthesized // max(len(tasks), 1)])
+    rate = accepted / (total / 1e9)
+    note = f"{accepted} of {len(tasks)} tasks accepted, {rate:.1f} accepted tasks/s; the baseline skips the gate"
+    return timed_row("synthesis", "synthesize + gate, per task", ours, "synthesis alone", alone, goal=None, note=note)
