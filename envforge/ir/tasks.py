@@ -26,7 +26,9 @@ class UserScenario(IRModel):
     person: str
     """Key of the person row the user is (never shown to the agent)."""
     known: dict[str, Any]
-    """What the user states or can state at once (names, email, the request)."""
+    """What the user states or can state at once (names, email). `record_ids` lists record keys the user
+    has (e.g. from a confirmation email) when nothing else singles a record out; otherwise the user
+    never names internal keys."""
     hidden: dict[str, Any] = Field(default_factory=dict)
     """What the user reveals only when the agent asks for it."""
 

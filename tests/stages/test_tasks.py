@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,8 @@ def test_instructions_never_leak_the_users_internal_key_and_oracles_start_by_fin
         assert writes == task.difficulty.writes
         assert task.difficulty.chain_length == len(task.oracle)
         assert (task.kind == "read") == (task.expected_answer is not None)
+        stated_keys = set(re.findall(r"\b[A-Z]{2,5}-\d{6}\b", task.instruction))
+        assert stated_keys <= set(task.scenario.known.get("record_ids", [])), task.instruction
 
 
 def test_asking_for_more_tasks_than_the_state_allows_says_why(tmp_path: Path) -> None:

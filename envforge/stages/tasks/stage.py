@@ -29,7 +29,7 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> TaskSetArti
 
 STAGE = Stage(
     name="tasks",
-    version=1,
+    version=2,
     inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests"),
     output=TaskSetArtifact,
     build=build,

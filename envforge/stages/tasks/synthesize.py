@@ -48,6 +48,8 @@ class Draft:
     hidden: dict[str, Any] = field(default_factory=dict)
     touched: set[tuple[str, str]] = field(default_factory=set)
     """Rows (entity, key) the writes are about; multi-write tasks combine drafts that share none."""
+    ids: list[str] = field(default_factory=list)
+    """Record keys the user states because no other detail singles the record out."""
 
 
 class Synthesizer:
@@ -196,7 +198,10 @@ class Synthesizer:
                 extras[name] = value
         phrase = phrasing.request_phrase(action, target, extras)
         touched = {(tool.param_refs[name], str(arguments[name])) for name in tool.param_refs}
-        return Draft("write", person, persona, identity, [phrase], [*lookups, write], 1, hidden=hidden, touched=touched)
+        ids = [str(value) for d in described.values() if d.uses_key for _, value in d.fields]
+        return Draft(
+            "write", person, persona, identity, [phrase], [*lookups, write], 1, hidden=hidden, touched=touched, ids=ids
+        )
 
     def catalog_lookup(self, entity: str, description: Description) -> list[ToolCall]:
         if description.uses_key:
@@ -240,6 +245,7 @@ class Synthesizer:
                             2,
                             hidden=first.hidden,
                             touched=first.touched | second.touched,
+                            ids=[*first.ids, *second.ids],
                         )
                     )
                     pairs += 1
@@ -333,7 +339,10 @@ class Synthesizer:
             kind=draft.kind,
             instruction=instruction,
             scenario=UserScenario(
-                persona=draft.persona.name, person=draft.person, known=draft.identity, hidden=draft.hidden
+                persona=draft.persona.name,
+                person=draft.person,
+                known={**draft.identity, **({"record_ids": draft.ids} if draft.ids else {})},
+                hidden=draft.hidden,
             ),
             oracle=draft.oracle,
             expected_answer=draft.answer,
