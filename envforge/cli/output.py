@@ -12,15 +12,18 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 if TYPE_CHECKING:
     from envforge.bench.report import BenchReport
     from envforge.cli.batch import BatchOutcome
     from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.pipeline.runner import RunResult, StageResult
+    from envforge.validators.results import CheckResult
 
 console = Console(stderr=True)
 stdout = Console()
+DETAILS_SHOWN = 20
 
 
 def _json(value: Any) -> None:
@@ -117,3 +120,29 @@ def print_bench(report: BenchReport, *, as_json: bool) -> None:
     for row in report.rows:
         table.add_row(*row.cells())
     stdout.print(table)
+
+
+def print_checks(env_id: str, results: list[CheckResult], *, as_json: bool) -> None:
+    passed = sum(result.passed for result in results)
+    if as_json:
+        checks = [{**asdict(result), "passed": result.passed} for result in results]
+        _json({"env_id": env_id, "passed": passed == len(results), "checks": checks})
+        return
+    table = Table(title=Text(f"envforge check {env_id}: {passed}/{len(results)} passed"))
+    table.add_column("check", no_wrap=True)
+    for column in ("result", "seconds", "message"):
+        table.add_column(column, overflow="fold")
+    styles = {"passed": ("ok", "green"), "failed": ("FAILED", "bold red"), "skipped": ("skipped", "yellow")}
+    for result in results:
+        label, style = styles[result.status]
+        table.add_row(result.name, Text(label, style=style), f"{result.seconds:.2f}", Text(result.message))
+    stdout.print(table)
+    # Below the table and unwrapped, so that every problem stays one line a CI log can be searched for.
+    for result in results:
+        if result.status != "failed":
+            continue
+        stdout.print(Text(f"FAILED {result.name}: {result.message}"), soft_wrap=True)
+        for detail in result.details[:DETAILS_SHOWN]:
+            stdout.print(Text(f"  - {detail}"), soft_wrap=True)
+        if len(result.details) > DETAILS_SHOWN:
+            stdout.print(Text(f"  ... and {len(result.details) - DETAILS_SHOWN} more (see --json or --junit)"))

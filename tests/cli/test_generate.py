@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from envforge.validators.package_integrity import check_package_integrity
 from tests.conftest import REPO, envforge_cli
-from validators.package_integrity import check_package_integrity
 
 
 def test_generate_by_shipped_name_writes_a_complete_package_and_reports_json(tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ from envforge.pipeline.dag import GenerateConfig, Stage, build_dag
 from envforge.pipeline.registry import STAGES
 from envforge.pipeline.runner import run_pipeline
 from envforge.pipeline.store import read_files
+from envforge.validators.package_integrity import REQUIRED_FILES, check_package_integrity
 from tests.conftest import REPO
-from validators.package_integrity import REQUIRED_FILES, check_package_integrity
 
 RETAIL = REPO / "blueprints" / "retail.yaml"
 PACKAGE_FILES = {*REQUIRED_FILES, "verifiers"}

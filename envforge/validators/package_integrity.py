@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from pydantic import ValidationError
 
 from envforge.hashing import hash_bytes
 from envforge.pipeline.artifacts import EnvManifest
@@ -31,13 +32,20 @@ class IntegrityProblem:
     file: str
     problem: str
 
+    def __str__(self) -> str:
+        return f"{self.file}: {self.problem}"
+
 
 def check_package_integrity(package: Path) -> list[IntegrityProblem]:
     """Problems with the package's files; an empty list means it is intact."""
     problems = [IntegrityProblem(name, "missing") for name in REQUIRED_FILES if not (package / name).is_file()]
     if problems and problems[0].file == "envforge.yaml":
         return problems
-    manifest = EnvManifest.model_validate(yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8")))
+    try:
+        manifest = EnvManifest.model_validate(yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8")))
+    except (yaml.YAMLError, ValidationError, UnicodeDecodeError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return [*problems, IntegrityProblem("envforge.yaml", f"not a valid manifest ({first})")]
     for name, expected in sorted(manifest.files.items()):
         path = package / name
         if not path.is_file():

@@ -1,0 +1,79 @@
+"""The conformance suite: run every check on a package and collect one result per check."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from envforge.validators.determinism import check_oracle_determinism, check_reset_determinism
+from envforge.validators.loaded_package import LoadedPackage, load_package, require_package
+from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
+from envforge.validators.package_integrity import check_package_integrity
+from envforge.validators.results import CheckResult, ConformanceError
+from envforge.validators.tool_behaviour import check_tool_behaviour
+from envforge.validators.verifier_gates import check_verifier_gates
+
+logger = logging.getLogger("envforge.validators")
+
+Check = Callable[[LoadedPackage], str]
+"""Returns a one-line account of what it checked, or raises ConformanceError."""
+
+CHECKS: tuple[tuple[str, str, Check], ...] = (
+    ("tool_behaviour", "tool_tests", check_tool_behaviour),
+    ("verifier_gates", "verifier_gates", check_verifier_gates),
+    ("determinism", "oracle_determinism", check_oracle_determinism),
+    ("determinism", "reset_determinism", check_reset_determinism),
+    ("mcp_roundtrip", "mcp_roundtrip", check_mcp_roundtrip),
+)
+"""(family, name, check) of the checks that need the package loaded, in the order they run."""
+
+
+def _integrity(package: Path) -> str:
+    problems = check_package_integrity(package)
+    if problems:
+        raise ConformanceError(
+            "files do not match envforge.yaml (changed after generation; regenerate the package)",
+            [str(problem) for problem in problems],
+        )
+    return "every file is listed in envforge.yaml and has its recorded sha256"
+
+
+def _timed(family: str, name: str, run: Callable[[], str]) -> CheckResult:
+    started = time.perf_counter()
+    try:
+        message = run()
+    except ConformanceError as failure:
+        return CheckResult(family, name, "failed", failure.summary, time.perf_counter() - started, failure.problems)
+    except Exception as exc:
+        # A damaged package can break a check anywhere; report it as that check's failure, not a crash.
+        logger.info("check %s.%s raised", family, name, exc_info=True)
+        problem = f"{type(exc).__name__}: {exc}"
+        return CheckResult(family, name, "failed", "the check stopped", time.perf_counter() - started, (problem,))
+    return CheckResult(family, name, "passed", message, time.perf_counter() - started)
+
+
+def run_checks(package: Path, *, sample: int | None = None) -> list[CheckResult]:
+    """Every check on `package`, in order; `sample` gates and replays only that many tasks (an even spread).
+
+    Raises PackageError when `package` is not a package folder at all; any other problem is a failed check.
+    """
+    require_package(package)
+    results = [_timed("integrity", "package_integrity", lambda: _integrity(package))]
+    loaded: LoadedPackage | None = None
+
+    def load() -> str:
+        nonlocal loaded
+        loaded = load_package(package, sample=sample)
+        counts = f"{len(loaded.env.tools)} tools, {len(loaded.tasks)} tasks"
+        return f"{loaded.env.env_id} loads: {counts}; state.sqlite passes SQLite's integrity_check"
+
+    results.append(_timed("integrity", "package_loads", load))
+    for family, name, check in CHECKS:
+        if loaded is None:
+            results.append(CheckResult(family, name, "skipped", "not run: the package does not load", 0.0))
+        else:
+            results.append(_timed(family, name, partial(check, loaded)))
+    return results

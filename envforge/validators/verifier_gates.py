@@ -1,0 +1,55 @@
+"""Verifier gates: each shipped verifier rewards its golden run and rejects the initial state, no-ops and mutants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envforge.ir.tasks import TaskSpec, Transcript, Verdict
+from envforge.runtime.session import Session
+from envforge.runtime.tasks import load_package_verifier
+from envforge.stages.verifiers.emit import VerifyFn
+from envforge.stages.verifiers.gate import gate_task
+from envforge.stages.verifiers.stage import unrelated_writes
+from envforge.validators.loaded_package import LoadedPackage
+from envforge.validators.results import ConformanceError
+
+
+class VerifierContractError(Exception):
+    """A verifier that is not a `verify(initial, final, transcript) -> Verdict` function."""
+
+
+def _contract(verify: Any) -> VerifyFn:
+    if not callable(verify):
+        raise VerifierContractError("it defines no verify function")
+
+    def checked(initial: bytes, final: bytes, transcript: Transcript | None) -> Verdict:
+        verdict = verify(initial, final, transcript)
+        if not isinstance(verdict, Verdict):
+            raise VerifierContractError(f"verify returned {type(verdict).__name__}, not a Verdict")
+        return verdict
+
+    return checked
+
+
+def _gate(package: LoadedPackage, task: TaskSpec, session: Session) -> str | None:
+    """Why the task's shipped verifier fails the gate, or None when it passes."""
+    where = f"verifiers/{task.id}.py"
+    try:
+        verify = _contract(getattr(load_package_verifier(package.path, task.id), "verify", None))
+        result = gate_task(task, session, verify, unrelated_writes(package.tasks, package.env, task))
+    except Exception as exc:
+        # Shipped verifiers are code from the package: whatever they raise is a finding about that task.
+        return f"{task.id}: {where} raised {type(exc).__name__}: {exc}"
+    return None if result.accepted else f"{task.id}: {result.reason} ({where})"
+
+
+def check_verifier_gates(package: LoadedPackage) -> str:
+    """Gate every (sampled) task with the verifier the package ships, not one rendered afresh."""
+    session = Session(package.env)
+    try:
+        rejected = [reason for task in package.sampled if (reason := _gate(package, task, session)) is not None]
+    finally:
+        session.close()
+    if rejected:
+        raise ConformanceError(f"{len(rejected)} of {len(package.sampled)} verifiers failed the gate", rejected)
+    return f"{len(package.sampled)} of {len(package.tasks)} tasks gated; every verifier passed"

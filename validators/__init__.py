@@ -1,1 +1,0 @@
-"""The conformance suite any generated environment package must pass; usable in a user's CI."""
