@@ -7,37 +7,15 @@ each); the rest call `main()` in-process, where an escaping exception would fail
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from envforge.cli.app import main
+from tests.blueprint_edits import RETAIL_TEXT, edit, line_of
+from tests.conftest import REPO, envforge_cli
 
-REPO = Path(__file__).resolve().parents[2]
-RETAIL_TEXT = (REPO / "blueprints" / "retail.yaml").read_text(encoding="utf-8")
 PREFIX = "envforge: error: "
-
-
-def edit(old: str, new: str, text: str = RETAIL_TEXT) -> str:
-    assert text.count(old) == 1, f"the edit target {old!r} must occur exactly once"
-    return text.replace(old, new)
-
-
-def line_of(text: str, needle: str) -> int:
-    assert text.count(needle) == 1, f"{needle!r} must occur exactly once"
-    return text[: text.index(needle)].count("\n") + 1
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "envforge.cli.app", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def error_line(stdout: str, stderr: str) -> str:
@@ -68,7 +46,7 @@ def generate_bad(tmp_path: Path, text: str) -> tuple[Path, Path, subprocess.Comp
     bad = tmp_path / "bad.yaml"
     bad.write_text(text, encoding="utf-8")
     out = tmp_path / "out"
-    return bad, out, run_cli("generate", str(bad), "-o", str(out))
+    return bad, out, envforge_cli("generate", str(bad), "-o", str(out))
 
 
 # --- a bad blueprint through the real CLI ----------------------------------------------------
@@ -154,7 +132,7 @@ def test_generate_on_a_bad_blueprint_prints_nothing_on_stderr_but_the_error_line
 
 def test_an_unknown_blueprint_name_exits_2_and_suggests_a_shipped_blueprint(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = run_cli("generate", "retial", "-o", str(out))
+    result = envforge_cli("generate", "retial", "-o", str(out))
     assert result.returncode == 2
     assert error_line(result.stdout, result.stderr) == (
         "retial: no such blueprint file or shipped blueprint; did you mean 'retail'?"
@@ -216,7 +194,7 @@ def test_an_empty_blueprint_file_exits_2_and_says_where_to_start(
 
 def test_rows_below_the_minimum_exits_2_naming_the_option_and_the_minimum(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = run_cli("generate", "retail", "--rows", "5", "-o", str(out))
+    result = envforge_cli("generate", "retail", "--rows", "5", "-o", str(out))
     assert result.returncode == 2
     message = error_line(result.stdout, result.stderr)
     assert "--rows" in message
@@ -251,13 +229,13 @@ def test_serve_on_a_folder_that_is_not_a_package_exits_2_and_says_to_generate_on
 
 
 def test_serve_on_an_unknown_transport_exits_2_and_lists_the_transports(tmp_path: Path) -> None:
-    result = run_cli("serve", str(tmp_path), "--transport", "carrier-pigeon")
+    result = envforge_cli("serve", str(tmp_path), "--transport", "carrier-pigeon")
     assert result.returncode == 2
     assert error_line(result.stdout, result.stderr) == "--transport: 'carrier-pigeon' is not one of stdio, http"
 
 
 def test_bench_on_a_folder_that_is_not_a_package_exits_2_and_says_to_generate_one(tmp_path: Path) -> None:
-    result = run_cli("bench", str(tmp_path))
+    result = envforge_cli("bench", str(tmp_path))
     assert result.returncode == 2
     message = error_line(result.stdout, result.stderr)
     assert message.startswith(f"{tmp_path}: ")

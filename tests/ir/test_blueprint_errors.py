@@ -12,21 +12,7 @@ import pytest
 
 from envforge.errors import BlueprintError
 from envforge.ir.loading import load_blueprint
-
-RETAIL = Path(__file__).resolve().parents[2] / "blueprints" / "retail.yaml"
-RETAIL_TEXT = RETAIL.read_text(encoding="utf-8")
-
-
-def edit(old: str, new: str, text: str = RETAIL_TEXT) -> str:
-    """`text` with the one occurrence of `old` replaced by `new`."""
-    assert text.count(old) == 1, f"the edit target {old!r} must occur exactly once"
-    return text.replace(old, new)
-
-
-def line_of(text: str, needle: str) -> int:
-    """1-based line of the one occurrence of `needle` in `text`."""
-    assert text.count(needle) == 1, f"{needle!r} must occur exactly once"
-    return text[: text.index(needle)].count("\n") + 1
+from tests.blueprint_edits import RETAIL_TEXT, edit, line_of
 
 
 def load_error(tmp_path: Path, text: str) -> BlueprintError:
