@@ -157,6 +157,29 @@ def check(
 
 
 @app.command()
+def export(
+    packages: Annotated[
+        list[Path], typer.Argument(help="Environment package folders, or folders of packages (e.g. generated/).")
+    ],
+    formats: Annotated[
+        list[str],
+        typer.Option("--format", "-f", help="wheel (Gymnasium), verl, trl, sft, mcp or all; repeat or comma-separate."),
+    ] = ["all"],  # noqa: B006 (typer reads the default from here)
+    out: Annotated[Path, typer.Option("-o", "--out", help="Folder that receives the exports.")] = Path("exports"),
+    test_fraction: Annotated[
+        float, typer.Option("--test-fraction", min=0.0, max=0.9, help="Share of tasks in the test split.")
+    ] = 0.1,
+    as_json: AsJson = False,
+) -> None:
+    """Export packages as installable Gymnasium wheels and datasets for verl, TRL and SFT (one combined dataset for a suite)."""
+    from envforge.cli.output import print_export
+    from envforge.export.run import export as run_export
+    from envforge.export.run import parse_formats
+
+    print_export(run_export(packages, out, parse_formats(formats), test_fraction=test_fraction), as_json=as_json)
+
+
+@app.command()
 def serve(
     package: Annotated[Path, typer.Argument(help="An environment package folder.")],
     transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",

@@ -17,6 +17,7 @@ from rich.text import Text
 if TYPE_CHECKING:
     from envforge.bench.report import BenchReport
     from envforge.cli.batch import BatchOutcome
+    from envforge.export.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.pipeline.runner import RunResult, StageResult
     from envforge.validators.results import CheckResult
@@ -146,3 +147,19 @@ def print_checks(env_id: str, results: list[CheckResult], *, as_json: bool) -> N
             stdout.print(Text(f"  - {detail}"), soft_wrap=True)
         if len(result.details) > DETAILS_SHOWN:
             stdout.print(Text(f"  ... and {len(result.details) - DETAILS_SHOWN} more (see --json or --junit)"))
+
+
+def print_export(report: ExportReport, *, as_json: bool) -> None:
+    if as_json:
+        _json(
+            {"out": str(report.out), "environments": report.environments, "tasks": report.tasks, "files": report.files}
+        )
+        return
+    table = Table(title=Text(f"envforge export -> {report.out}"))
+    for column in ("environment", "train tasks", "test tasks"):
+        table.add_column(column)
+    for env_id, counts in report.tasks.items():
+        table.add_row(env_id, str(counts["train"]), str(counts["test"]))
+    stdout.print(table)
+    for name, size in sorted(report.files.items()):
+        stdout.print(Text(f"  {name}  ({size:,} bytes)"), soft_wrap=True)

@@ -9,22 +9,20 @@ import socket
 import sys
 from pathlib import Path
 
-import anyio
-
 from envforge.errors import UserInputError
 from envforge.runtime.environment import load_environment
 from envforge.runtime.mcp_compat import MCP_MAJOR
-from envforge.runtime.mcp_server import EnvServer
+from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
 logger = logging.getLogger(__name__)
 TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
 
 
 def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
-    server = EnvServer(load_environment(package))
     if transport == "stdio":
-        anyio.run(_serve_stdio, server)
+        serve_stdio(load_environment(package))
         return
+    server = EnvServer(load_environment(package))
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
     import uvicorn
@@ -40,10 +38,3 @@ def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
     bound_port = listener.getsockname()[1]
     print(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp", file=sys.stderr, flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
-
-
-async def _serve_stdio(server: EnvServer) -> None:
-    from mcp.server.stdio import stdio_server
-
-    async with stdio_server() as (read_stream, write_stream):
-        await server.server.run(read_stream, write_stream, server.server.create_initialization_options())

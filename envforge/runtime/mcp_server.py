@@ -96,3 +96,17 @@ class EnvServer:
 
     async def _call_tool(self, name: str, arguments: dict[str, Any], info: RequestInfo) -> tuple[bool, dict[str, Any]]:
         return self.session(self.episode_of(info)).call_tool(name, arguments)
+
+
+def serve_stdio(env: Environment) -> None:
+    """Serve one environment to one client over stdio until the client closes the pipe."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    server = EnvServer(env)
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
+
+    anyio.run(run)

@@ -1,0 +1,75 @@
+"""TRL's `GRPOTrainer(environment_factory=...)`: the base of the generated environment classes.
+
+TRL makes one instance per rollout, calls `reset(**row)` with the dataset row, and exposes every
+public function of the class as a tool, so this base defines only `reset` and private helpers;
+the exported `trl_env.py` adds one typed, documented method per tool. The reward is
+`verifier_reward`: it needs the model's final message for question tasks, which an environment
+alone never sees, so it is a reward function over (completions, environments).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar
+
+from envforge.adapters.packages import installed_package
+from envforge.ir.tasks import Verdict
+from envforge.runtime.episode import Episode, render_result
+
+
+class ToolEnvironment:
+    """One rollout's environment: an isolated session at the task's initial state."""
+
+    env_module: ClassVar[str]
+    """The installed environment wheel's module, e.g. `envforge_env_retail`."""
+    max_result_chars: ClassVar[int | None] = None
+    """Cut tool results longer than this (small models have short contexts); None keeps them whole."""
+
+    def __init__(self) -> None:
+        self._package = installed_package(self.env_module)
+        self._episode: Episode | None = None
+
+    def reset(self, **row: Any) -> str | None:
+        """Start the rollout of the row's task; nothing is added to the prompt."""
+        self._episode = Episode(self._package, str(row["task_id"]))
+        return None
+
+    def _call(self, name: str, arguments: dict[str, Any]) -> str:
+        if self._episode is None:
+            raise RuntimeError(f"{type(self).__name__}: reset(task_id=...) before calling tools")
+        _, result = self._episode.call(name, {key: value for key, value in arguments.items() if value is not None})
+        text = render_result(result)
+        limit = self.max_result_chars
+        return text if limit is None or len(text) <= limit else text[:limit] + " ...(cut)"
+
+    def _finish(self, answer: str | None) -> Verdict:
+        if self._episode is None:
+            raise RuntimeError(f"{type(self).__name__}: no rollout to judge; reset(task_id=...) first")
+        return self._episode.finish(answer)
+
+
+def final_answer(completion: list[dict[str, Any]] | str) -> str | None:
+    """The agent's last message to the user that is not a tool call."""
+    if isinstance(completion, str):
+        return completion
+    for message in reversed(completion):
+        if message.get("role") == "assistant" and not message.get("tool_calls") and message.get("content"):
+            return str(message["content"])
+    return None
+
+
+def verifier_reward(completions: list[Any], environments: list[ToolEnvironment], **kwargs: Any) -> list[float]:
+    """TRL reward function: each rollout's task verifier on its final state and final answer."""
+    return [
+        environment._finish(final_answer(completion)).reward
+        for completion, environment in zip(completions, environments, strict=True)
+    ]
+
+
+def environment_factories(*env_modules: str) -> dict[str, type[ToolEnvironment]]:
+    """`environment_factory=` for a mixed suite: the dataset's `environment` column -> each wheel's class."""
+    factories: dict[str, type[ToolEnvironment]] = {}
+    for env_module in env_modules:
+        module = importlib.import_module(f"{env_module}.trl_env")
+        factories[str(module.ENVIRONMENT_NAME)] = module.ENVIRONMENT
+    return factories

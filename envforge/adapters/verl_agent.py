@@ -1,0 +1,98 @@
+"""verl classes: the agent loop that owns one session per trajectory, and a tool for the stock loop.
+
+Import this only where verl is installed (verl's rollout workers). Select the loop with the exported
+`agent_loop.yaml`; the tool with the exported `tool_config.yaml`.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+from uuid import uuid4
+
+from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopOutput
+from verl.tools.base_tool import BaseTool
+from verl.tools.schemas import ToolResponse
+
+from envforge.adapters.packages import installed_package
+from envforge.adapters.verl_loop import run_token_episode
+from envforge.runtime.episode import Episode, render_result
+
+MAX_LIVE_EPISODES = 4096
+
+
+class EnvforgeAgentLoop(AgentLoopBase):
+    """Multi-turn tool use on one envforge task; `reward_score` is the task verifier's reward."""
+
+    def __init__(self, *args: Any, max_turns: int = 8, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_turns = max_turns
+
+    async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
+        extra_info = kwargs.get("extra_info") or {}
+        package = installed_package(str(extra_info["env_module"]))
+        request_id = uuid4().hex
+        response_length = int(self.rollout_config.response_length)
+
+        async def generate(prompt_ids: list[int]) -> list[int]:
+            output = await self.server_manager.generate(
+                request_id, prompt_ids=prompt_ids, sampling_params=sampling_params
+            )
+            return list(output.token_ids)
+
+        episode = await run_token_episode(
+            package,
+            str(extra_info["task_id"]),
+            self.tokenizer,
+            generate,
+            max_turns=self.max_turns,
+            max_response_tokens=response_length,
+        )
+        return AgentLoopOutput(
+            prompt_ids=episode.prompt_ids,
+            response_ids=episode.response_ids,
+            response_mask=episode.response_mask,
+            reward_score=episode.verdict.reward,
+            num_turns=episode.num_turns,
+            metrics={},
+            extra_fields={
+                "reward_extra_info": {"acc": float(episode.verdict.passed), "tool_calls": float(episode.tool_calls)}
+            },
+        )
+
+
+class EnvforgeTool(BaseTool):
+    """One environment tool for verl's stock tool agent loop.
+
+    That loop creates and releases a tool instance on every call, so the state is kept per
+    trajectory here, keyed by the loop's request id; the reward comes from `verl_reward.compute_score`.
+    """
+
+    _episodes: OrderedDict[str, Episode] = OrderedDict()  # noqa: RUF012 (shared by every tool of the worker)
+
+    def __init__(self, config: dict[str, Any], tool_schema: Any) -> None:
+        super().__init__(config, tool_schema)
+        self._instances: dict[str, dict[str, Any]] = {}
+
+    async def create(self, instance_id: str | None = None, **kwargs: Any) -> tuple[str, ToolResponse]:
+        instance_id = instance_id or uuid4().hex
+        self._instances[instance_id] = dict(kwargs.get("create_kwargs") or {})
+        return instance_id, ToolResponse()
+
+    async def execute(
+        self, instance_id: str, parameters: dict[str, Any], **kwargs: Any
+    ) -> tuple[ToolResponse, float, dict[str, Any]]:
+        options = {**self.config, **self._instances.get(instance_id, {})}
+        agent_data = kwargs.get("agent_data")
+        key = str(getattr(agent_data, "request_id", None) or instance_id)
+        episode = self._episodes.get(key)
+        if episode is None:
+            episode = Episode(installed_package(str(options["env_module"])), str(options["task_id"]))
+            self._episodes[key] = episode
+            while len(self._episodes) > MAX_LIVE_EPISODES:
+                self._episodes.popitem(last=False)
+        ok, result = episode.call(self.name, parameters)
+        return ToolResponse(text=render_result(result)), 0.0, {"ok": ok}
+
+    async def release(self, instance_id: str, **kwargs: Any) -> None:
+        self._instances.pop(instance_id, None)

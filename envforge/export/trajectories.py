@@ -1,0 +1,74 @@
+"""Oracle trajectories as OpenAI chat messages: the golden tool chain replayed for real, then judged.
+
+Every trajectory is replayed in a fresh session and must pass the task's shipped verifier; an export
+never ships a demonstration that its own environment would score 0.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from envforge.errors import PackageError
+from envforge.ir.tasks import TaskSpec
+from envforge.runtime.episode import EnvPackage, Episode, render_result
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """One demonstrated episode: the messages, the tools offered, and the task it solves."""
+
+    env_id: str
+    task: TaskSpec
+    messages: list[Message]
+    tools: list[dict[str, Any]]
+    reward: float
+    source: str = "oracle"
+
+
+def final_reply(task: TaskSpec) -> str:
+    """The agent's closing message: the answer for questions, a confirmation for changes."""
+    if task.expected_answer is not None:
+        return f"The answer is {task.expected_answer}."
+    return "Done: I have made the changes you asked for."
+
+
+def tool_call_message(call_id: str, name: str, arguments: dict[str, Any]) -> Message:
+    return {
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": call_id,
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False, sort_keys=True)},
+            }
+        ],
+    }
+
+
+def oracle_trajectory(package: EnvPackage, task_id: str) -> Trajectory:
+    """Replay the task's oracle chain and record what the agent would have seen at each step."""
+    episode = Episode(package, task_id)
+    messages: list[Message] = list(package.prompt(task_id))
+    for index, call in enumerate(episode.task.oracle):
+        call_id = f"call_{index}"
+        ok, result = episode.call(call.name, call.arguments)
+        if not ok:
+            raise PackageError(
+                f"{package.path}: oracle call {index} ({call.name}) of task {task_id} was refused: "
+                f"{result['error'].get('message')}; run `envforge check {package.path}`"
+            )
+        messages.append(tool_call_message(call_id, call.name, call.arguments))
+        messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name, "content": render_result(result)})
+    reply = final_reply(episode.task)
+    verdict = episode.finish(reply)
+    if not verdict.passed:
+        raise PackageError(
+            f"{package.path}: the oracle of task {task_id} fails its verifier ({'; '.join(verdict.reasons)}); "
+            f"run `envforge check {package.path}`"
+        )
+    messages.append({"role": "assistant", "content": reply})
+    return Trajectory(package.env_id, episode.task, messages, package.env.tool_list(), verdict.reward)

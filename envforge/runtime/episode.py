@@ -1,0 +1,104 @@
+"""An environment package with its tasks, and one agent episode on one task.
+
+This is what every training adapter (Gymnasium, TRL, verl) drives: an isolated session reset to the
+task's initial state, the calls the agent made, and the shipped verifier's verdict at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from envforge.errors import PackageError, did_you_mean
+from envforge.hashing import canonical_json
+from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
+from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.session import Session
+from envforge.runtime.tasks import load_package_verifier, load_tasks
+
+
+@dataclass
+class EnvPackage:
+    """A loaded environment package: the compiled environment, its tasks and (lazily) their verifiers."""
+
+    path: Path
+    env: Environment
+    tasks: dict[str, TaskSpec]
+    _verifiers: dict[str, ModuleType] = field(default_factory=dict, repr=False)
+
+    @property
+    def env_id(self) -> str:
+        return self.env.env_id
+
+    @property
+    def task_ids(self) -> list[str]:
+        return sorted(self.tasks)
+
+    def task(self, task_id: str) -> TaskSpec:
+        if task_id not in self.tasks:
+            hint = did_you_mean(task_id, self.tasks) or f"; it has {len(self.tasks)} tasks, e.g. {self.task_ids[0]}"
+            raise PackageError(f"{self.path}: no task '{task_id}'{hint}")
+        return self.tasks[task_id]
+
+    def verify(self, task_id: str, initial: bytes, final: bytes, transcript: Transcript) -> Verdict:
+        """Judge a run with the package's shipped verifier of the task."""
+        module = self._verifiers.get(task_id)
+        if module is None:
+            module = self._verifiers[task_id] = load_package_verifier(self.path, task_id)
+        verdict: Verdict = module.verify(initial, final, transcript)
+        return verdict
+
+    def prompt(self, task_id: str) -> list[dict[str, str]]:
+        """What the agent sees first: the policy as the system message and the user's request."""
+        return [
+            {"role": "system", "content": self.env.policy},
+            {"role": "user", "content": self.task(task_id).instruction},
+        ]
+
+
+def load_package(path: Path) -> EnvPackage:
+    """Load an environment package folder for episodes."""
+    env = load_environment(path)
+    return EnvPackage(path=path, env=env, tasks=load_tasks(path))
+
+
+def render_result(result: dict[str, Any]) -> str:
+    """A tool result as the agent reads it: compact, stable JSON."""
+    return canonical_json(result)
+
+
+class Episode:
+    """One attempt at one task: a private session, every call made, and the verdict when it ends."""
+
+    def __init__(self, package: EnvPackage, task_id: str, session: Session | None = None) -> None:
+        self.package = package
+        self.task = package.task(task_id)
+        self.session = session if session is not None else Session(package.env)
+        self.session.reset()
+        self.initial = self.session.snapshot()
+        self.calls: list[ToolCall] = []
+        self.failed_calls = 0
+        self.verdict: Verdict | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.verdict is not None
+
+    def call(self, name: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+        """Call a tool in this episode's state; a refused call returns its error and changes nothing."""
+        if self.verdict is not None:
+            raise RuntimeError(f"episode of task {self.task.id} has ended; reset before calling tools")
+        self.calls.append(ToolCall(name=name, arguments=arguments))
+        ok, result = self.session.call_tool(name, arguments)
+        if not ok:
+            self.failed_calls += 1
+        return ok, result
+
+    def finish(self, answer: str | None = None) -> Verdict:
+        """End the episode with the agent's final answer and judge it with the task's verifier."""
+        if self.verdict is None:
+            transcript = Transcript(calls=self.calls, answer=answer)
+            self.verdict = self.package.verify(self.task.id, self.initial, self.session.snapshot(), transcript)
+        return self.verdict

@@ -1,0 +1,153 @@
+"""The environment as a Gymnasium text environment.
+
+Observation: text (the user's request after a reset, then each tool result or error).
+Action: text (a tool call as JSON, optionally in `<tool_call>` tags, or the final answer).
+Reward: 0 until the episode ends, then the task verifier's reward. `reset()` chooses the task by
+the `task_id` given to `gym.make` or in `options`, or else by the seed, so (task id, seed) fixes it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from envforge.errors import PackageError
+from envforge.runtime.agent_text import AnswerAction, CallAction, parse_action
+from envforge.runtime.episode import EnvPackage, Episode, load_package, render_result
+
+DEFAULT_MAX_STEPS = 30
+MAX_TEXT = 1 << 20
+_SAMPLE_ALPHABET = list('abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789{}[]":,._-<>/\n')
+
+
+class AnyText(spaces.Space[str]):
+    """Any Python string up to `max_length` characters (Gymnasium's `Text` space admits only a fixed charset)."""
+
+    def __init__(self, max_length: int = MAX_TEXT, seed: int | np.random.Generator | None = None) -> None:
+        self.max_length = max_length
+        super().__init__(shape=None, dtype=None, seed=seed)
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def sample(self, mask: Any | None = None, probability: Any | None = None) -> str:
+        length = int(self.np_random.integers(0, 64))
+        return "".join(self.np_random.choice(_SAMPLE_ALPHABET, size=length))
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, str) and len(x) <= self.max_length
+
+    def __repr__(self) -> str:
+        return f"AnyText(max_length={self.max_length})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AnyText) and other.max_length == self.max_length
+
+    def __hash__(self) -> int:
+        return hash(("AnyText", self.max_length))
+
+
+class ToolUseEnv(gymnasium.Env[str, str]):
+    """One environment package; each episode is one of its tasks in a fresh, isolated state."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's own class attribute)
+
+    def __init__(
+        self,
+        package: Path | str | EnvPackage,
+        task_id: str | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        render_mode: str | None = None,
+    ) -> None:
+        self.package = package if isinstance(package, EnvPackage) else load_package(Path(package))
+        if task_id is not None:
+            self.package.task(task_id)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.task_id = task_id
+        self.max_steps = max_steps
+        self.render_mode = render_mode
+        self.observation_space = AnyText()
+        self.action_space = AnyText()
+        self.episode: Episode | None = None
+        self.steps = 0
+        self.log: list[str] = []
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        task_id = (options or {}).get("task_id") or self.task_id
+        if task_id is None:
+            ids = self.package.task_ids
+            task_id = ids[int(self.np_random.integers(len(ids)))]
+        self.episode = Episode(self.package, str(task_id))
+        self.steps = 0
+        instruction = self.episode.task.instruction
+        self.log = [f"user: {instruction}"]
+        info = {
+            "task_id": self.episode.task.id,
+            "env_id": self.package.env_id,
+            "system": self.package.env.policy,
+            "tools": self.package.env.tool_list(),
+        }
+        return instruction, info
+
+    def step(self, action: str) -> tuple[str, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self.episode is None or self.episode.done:
+            raise RuntimeError("call reset() before step(), and again after an episode ends")
+        self.steps += 1
+        self.log.append(f"agent: {action}")
+        parsed = parse_action(action)
+        if isinstance(parsed, AnswerAction):
+            return self._end(parsed.answer, terminated=True, observation="")
+        if isinstance(parsed, CallAction):
+            _, result = self.episode.call(parsed.name, parsed.arguments)
+            observation = render_result(result)
+        else:
+            observation = render_result({"error": {"code": "malformed_call", "message": parsed.problem}})
+        self.log.append(f"tool: {observation}")
+        if self.steps >= self.max_steps:
+            return self._end(None, terminated=False, observation=observation)
+        return observation, 0.0, False, False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return "\n".join(self.log)
+        return None
+
+    def _end(
+        self, answer: str | None, *, terminated: bool, observation: str
+    ) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        assert self.episode is not None
+        verdict = self.episode.finish(answer)
+        info = self._info()
+        info["verdict"] = {"passed": verdict.passed, "components": verdict.components, "reasons": verdict.reasons}
+        return observation, verdict.reward, terminated, not terminated, info
+
+    def _info(self) -> dict[str, Any]:
+        assert self.episode is not None
+        return {
+            "task_id": self.episode.task.id,
+            "step": self.steps,
+            "tool_calls": [call.model_dump(mode="json") for call in self.episode.calls],
+            "failed_calls": self.episode.failed_calls,
+        }
+
+
+def register_package(package: Path, env_id: str) -> None:
+    """Register a Gymnasium id for an environment package folder (idempotent)."""
+    if env_id in gymnasium.registry:
+        return
+    if not package.is_dir():
+        raise PackageError(f"{package}: the environment package data is missing; reinstall the wheel")
+    gymnasium.register(id=env_id, entry_point=f"{__name__}:ToolUseEnv", kwargs={"package": str(package)})
+
+
+def action_for_call(name: str, arguments: dict[str, Any]) -> str:
+    """The action text for a tool call (what a scripted agent or an oracle replay sends)."""
+    return json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)

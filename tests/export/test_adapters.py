@@ -1,0 +1,173 @@
+"""The trainer adapters on real exports: the TRL environment class from the wheel, verl's reward
+function and verl's token-level agent loop, each driven to reward 1 by the oracle and to 0 without it."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+from envforge.adapters.trl import environment_factories, verifier_reward
+from envforge.adapters.verl_loop import run_token_episode
+from envforge.adapters.verl_reward import compute_score, final_answer
+from envforge.ir.tasks import TaskSpec
+from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.session import Session
+
+DOMAINS = ["airline", "banking", "clinic", "library", "retail"]
+
+
+def _tasks(package: EnvPackage) -> list[TaskSpec]:
+    return [package.task(task_id) for task_id in package.task_ids]
+
+
+@pytest.mark.usefixtures("unpacked_wheels")
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_trl_environment_class_runs_every_oracle_to_reward_one(
+    packages: dict[str, Path], exports: Path, domain: str
+) -> None:
+    module = importlib.import_module(f"envforge_env_{domain}.trl_env")
+    cls = module.ENVIRONMENT
+    package = load_package(packages[domain])
+    tools = {name for name, _ in inspect.getmembers(cls, inspect.isfunction) if not name.startswith("_")} - {"reset"}
+    assert tools == {tool.name for tool in package.env.toolgraph.tools}
+    rows = pq.read_table(exports / "trl" / domain / "train.parquet").to_pylist()
+    environments, completions = [], []
+    for row in rows:
+        environment = cls()
+        assert environment.reset(**row) is None
+        task = package.task(row["task_id"])
+        for call in task.oracle:
+            result = json.loads(getattr(environment, call.name)(**call.arguments))
+            assert "error" not in result, (task.id, call.name, result)
+        environments.append(environment)
+        completions.append([{"role": "assistant", "content": f"The answer is {task.expected_answer or 'done'}."}])
+    assert verifier_reward(completions, environments) == [1.0] * len(rows)
+    idle = [cls() for _ in rows]
+    for environment, row in zip(idle, rows, strict=True):
+        environment.reset(**row)
+    assert verifier_reward([[{"role": "assistant", "content": "Sorry."}]] * len(rows), idle) == [0.0] * len(rows)
+
+
+@pytest.mark.usefixtures("unpacked_wheels")
+def test_a_suite_maps_environment_names_to_classes() -> None:
+    factories = environment_factories(*(f"envforge_env_{domain}" for domain in DOMAINS))
+    assert sorted(factories) == DOMAINS
+    assert factories["retail"].__name__ == "RetailEnvironment"
+
+
+def _hermes(name: str, arguments: dict[str, Any]) -> str:
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
+@pytest.mark.usefixtures("unpacked_wheels")
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_verl_reward_replays_the_decoded_rollout(packages: dict[str, Path], domain: str) -> None:
+    package = load_package(packages[domain])
+    extra_info = {"env_module": f"envforge_env_{domain}"}
+    for task in _tasks(package):
+        turns = []
+        replay = Session(package.env)
+        for call in task.oracle:
+            _, result = replay.call_tool(call.name, call.arguments)
+            turns.append(
+                f"{_hermes(call.name, call.arguments)}\nuser\n<tool_response>\n{json.dumps(result)}\n</tool_response>\n"
+            )
+        answer = f"assistant\nThe answer is {task.expected_answer or 'done'}."
+        score = compute_score(package.env_id, "".join(turns) + answer, task.id, extra_info)
+        assert score["score"] == 1.0 and score["tool_calls"] == len(task.oracle), task.id
+        # The same calls without the final answer: tool responses never count as the answer.
+        silent = compute_score(package.env_id, "".join(turns), task.id, extra_info)
+        assert silent["score"] == (0.0 if task.expected_answer is not None else 1.0), task.id
+        if task.expected_answer is None:
+            assert compute_score(package.env_id, answer, task.id, extra_info)["score"] == 0.0
+
+
+def test_final_answer_is_the_text_after_the_last_tool_block() -> None:
+    assert (
+        final_answer('<tool_call>{"name": "a"}</tool_call>user\n<tool_response>42</tool_response>\nassistant\nIt is 7.')
+        == "It is 7."
+    )
+    assert final_answer("It is 7.") == "It is 7."
+
+
+class CharTokenizer:
+    """A stand-in for a Hugging Face tokenizer (one token per character, a ChatML template with tools).
+
+    The real tokenizers need transformers and a model folder, which only the slow training test installs;
+    this one exercises the loop's token bookkeeping exactly, because every character is visible.
+    """
+
+    def apply_chat_template(
+        self, conversation: Any, *, tools: Any = None, add_generation_prompt: bool = False, tokenize: bool = True
+    ) -> Any:
+        assert tokenize is False
+        text = ""
+        for message in conversation:
+            content = message["content"]
+            if message["role"] == "system" and tools:
+                content += "\n<tools>" + json.dumps(tools) + "</tools>"
+            role = "user" if message["role"] == "tool" else message["role"]
+            if message["role"] == "tool":
+                content = f"<tool_response>{content}</tool_response>"
+            text += f"<|im_start|>{role}\n{content}<|im_end|>\n"
+        return text + ("<|im_start|>assistant\n" if add_generation_prompt else "")
+
+    def encode(self, text: str, add_special_tokens: bool = False) -> list[int]:
+        return [ord(character) for character in text]
+
+    def decode(self, token_ids: list[int], skip_special_tokens: bool = True) -> str:
+        return "".join(chr(token) for token in token_ids)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
+    packages: dict[str, Path], domain: str
+) -> None:
+    package = load_package(packages[domain])
+    tokenizer = CharTokenizer()
+    for task in _tasks(package)[:10]:
+        turns = [_hermes(call.name, call.arguments) for call in task.oracle] + [
+            f"The answer is {task.expected_answer or 'done'}."
+        ]
+        generated: list[list[int]] = []
+
+        async def generate(
+            prompt_ids: list[int], turns: list[str] = turns, generated: list[list[int]] = generated
+        ) -> list[int]:
+            output = tokenizer.encode(turns[len(generated)])
+            generated.append(output)
+            return output
+
+        # One token per character makes long responses: lift the length limit (tested below).
+        episode = asyncio.run(
+            run_token_episode(package, task.id, tokenizer, generate, max_turns=10, max_response_tokens=10**7)
+        )
+        assert episode.verdict.reward == 1.0 and episode.tool_calls == len(task.oracle), episode.verdict.reasons
+        model_tokens = [token for token, mask in zip(episode.response_ids, episode.response_mask, strict=True) if mask]
+        assert model_tokens == [token for output in generated for token in output]
+        added = tokenizer.decode([t for t, m in zip(episode.response_ids, episode.response_mask, strict=True) if not m])
+        assert added.count("<tool_response>") == len(task.oracle) and "error" not in added
+        assert tokenizer.decode(episode.prompt_ids).endswith("<|im_start|>assistant\n")
+
+
+def test_verl_token_loop_stops_at_the_response_limit(retail_package: Path) -> None:
+    package = load_package(retail_package)
+    task = _tasks(package)[0]
+    tokenizer = CharTokenizer()
+    call = task.oracle[0]
+
+    async def generate(prompt_ids: list[int]) -> list[int]:
+        return tokenizer.encode(_hermes(call.name, call.arguments))
+
+    episode = asyncio.run(
+        run_token_episode(package, task.id, tokenizer, generate, max_turns=50, max_response_tokens=500)
+    )
+    assert len(episode.response_ids) == len(episode.response_mask) == 500
+    assert episode.verdict.reward == 0.0 and 1 <= episode.tool_calls < 50
