@@ -10,6 +10,7 @@ alone never sees, so it is a reward function over (completions, environments).
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, ClassVar
 
 from envforge.adapters.packages import installed_package
@@ -42,6 +43,9 @@ class ToolEnvironment:
         limit = self.max_result_chars
         return text if limit is None or len(text) <= limit else text[:limit] + " ...(cut)"
 
+    def _accepted_calls(self) -> int:
+        return 0 if self._episode is None else len(self._episode.calls) - self._episode.failed_calls
+
     def _finish(self, answer: str | None) -> Verdict:
         if self._episode is None:
             raise RuntimeError(f"{type(self).__name__}: no rollout to judge; reset(task_id=...) first")
@@ -64,6 +68,30 @@ def verifier_reward(completions: list[Any], environments: list[ToolEnvironment],
         environment._finish(final_answer(completion)).reward
         for completion, environment in zip(completions, environments, strict=True)
     ]
+
+
+def tool_use_reward(completions: list[Any], environments: list[ToolEnvironment], **kwargs: Any) -> list[float]:
+    """A shaping reward for small models: 0.1 per call the environment accepted, at most 0.5.
+
+    GRPO learns nothing from a group whose rewards are all equal, and a small model fails every
+    task at first; accepted calls are judged by the environment's own dispatch, never by text.
+    """
+    return [min(0.5, 0.1 * environment._accepted_calls()) for environment in environments]
+
+
+def with_tools(environment: type[ToolEnvironment], names: list[str]) -> type[ToolEnvironment]:
+    """The environment class exposing only `names` as tools (TRL offers every public method), e.g. for a curriculum."""
+    tools = {name for name, _ in inspect.getmembers(environment, inspect.isfunction) if not name.startswith("_")}
+    unknown = sorted(set(names) - (tools - {"reset"}))
+    if unknown:
+        raise ValueError(f"{environment.__name__} has no tools {', '.join(unknown)}")
+    namespace: dict[str, Any] = {name: getattr(environment, name) for name in names}
+    namespace |= {
+        "env_module": environment.env_module,
+        "max_result_chars": environment.max_result_chars,
+        "__doc__": environment.__doc__,
+    }
+    return type(environment.__name__, (ToolEnvironment,), namespace)
 
 
 def environment_factories(*env_modules: str) -> dict[str, type[ToolEnvironment]]:
