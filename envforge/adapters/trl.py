@@ -43,6 +43,9 @@ class ToolEnvironment:
         limit = self.max_result_chars
         return text if limit is None or len(text) <= limit else text[:limit] + " ...(cut)"
 
+    def _calls_made(self) -> int:
+        return 0 if self._episode is None else len(self._episode.calls)
+
     def _accepted_calls(self) -> int:
         return 0 if self._episode is None else len(self._episode.calls) - self._episode.failed_calls
 
@@ -71,12 +74,15 @@ def verifier_reward(completions: list[Any], environments: list[ToolEnvironment],
 
 
 def tool_use_reward(completions: list[Any], environments: list[ToolEnvironment], **kwargs: Any) -> list[float]:
-    """A shaping reward for small models: 0.1 per call the environment accepted, at most 0.5.
+    """A shaping reward for small models: 0.05 per well-formed call that reached the environment and
+    0.1 more per call it accepted, at most 0.5.
 
     GRPO learns nothing from a group whose rewards are all equal, and a small model fails every
-    task at first; accepted calls are judged by the environment's own dispatch, never by text.
+    task at first; calls are judged by the environment's own dispatch, never by the text.
     """
-    return [min(0.5, 0.1 * environment._accepted_calls()) for environment in environments]
+    return [
+        min(0.5, 0.05 * environment._calls_made() + 0.1 * environment._accepted_calls()) for environment in environments
+    ]
 
 
 def with_tools(environment: type[ToolEnvironment], names: list[str]) -> type[ToolEnvironment]:

@@ -6,7 +6,7 @@ Import this only where verl is installed (verl's rollout workers). Select the lo
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import json
 from typing import Any
 from uuid import uuid4
 
@@ -15,10 +15,11 @@ from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import ToolResponse
 
 from envforge.adapters.packages import installed_package
-from envforge.adapters.verl_loop import run_token_episode
+from envforge.adapters.verl_loop import Generation, run_token_episode
+from envforge.adapters.verl_reward import CALLS_FIELD
 from envforge.runtime.episode import Episode, render_result
 
-MAX_LIVE_EPISODES = 4096
+_EPISODE_ATTRIBUTE = "_envforge_episode"
 
 
 class EnvforgeAgentLoop(AgentLoopBase):
@@ -32,13 +33,13 @@ class EnvforgeAgentLoop(AgentLoopBase):
         extra_info = kwargs.get("extra_info") or {}
         package = installed_package(str(extra_info["env_module"]))
         request_id = uuid4().hex
-        response_length = int(self.rollout_config.response_length)
 
-        async def generate(prompt_ids: list[int]) -> list[int]:
+        async def generate(prompt_ids: list[int]) -> Generation:
             output = await self.server_manager.generate(
                 request_id, prompt_ids=prompt_ids, sampling_params=sampling_params
             )
-            return list(output.token_ids)
+            log_probs = list(output.log_probs) if output.log_probs is not None else None
+            return Generation(list(output.token_ids), log_probs)
 
         episode = await run_token_episode(
             package,
@@ -46,12 +47,15 @@ class EnvforgeAgentLoop(AgentLoopBase):
             self.tokenizer,
             generate,
             max_turns=self.max_turns,
-            max_response_tokens=response_length,
+            max_prompt_tokens=int(self.rollout_config.prompt_length),
+            max_response_tokens=int(self.rollout_config.response_length),
+            template_kwargs=dict(getattr(self, "apply_chat_template_kwargs", None) or {}),
         )
         return AgentLoopOutput(
             prompt_ids=episode.prompt_ids,
             response_ids=episode.response_ids,
             response_mask=episode.response_mask,
+            response_logprobs=episode.response_logprobs if sampling_params.get("logprobs") else None,
             reward_score=episode.verdict.reward,
             num_turns=episode.num_turns,
             metrics={},
@@ -64,11 +68,10 @@ class EnvforgeAgentLoop(AgentLoopBase):
 class EnvforgeTool(BaseTool):
     """One environment tool for verl's stock tool agent loop.
 
-    That loop creates and releases a tool instance on every call, so the state is kept per
-    trajectory here, keyed by the loop's request id; the reward comes from `verl_reward.compute_score`.
+    That loop creates and releases a tool instance on every call, so the episode lives on the
+    trajectory's own `agent_data` (freed with it), and the calls it really ran are recorded in
+    `agent_data.extra_fields`, where `verl_reward.compute_score` replays them.
     """
-
-    _episodes: OrderedDict[str, Episode] = OrderedDict()  # noqa: RUF012 (shared by every tool of the worker)
 
     def __init__(self, config: dict[str, Any], tool_schema: Any) -> None:
         super().__init__(config, tool_schema)
@@ -84,14 +87,15 @@ class EnvforgeTool(BaseTool):
     ) -> tuple[ToolResponse, float, dict[str, Any]]:
         options = {**self.config, **self._instances.get(instance_id, {})}
         agent_data = kwargs.get("agent_data")
-        key = str(getattr(agent_data, "request_id", None) or instance_id)
-        episode = self._episodes.get(key)
+        episode: Episode | None = getattr(agent_data, _EPISODE_ATTRIBUTE, None)
         if episode is None:
             episode = Episode(installed_package(str(options["env_module"])), str(options["task_id"]))
-            self._episodes[key] = episode
-            while len(self._episodes) > MAX_LIVE_EPISODES:
-                self._episodes.popitem(last=False)
+            if agent_data is not None:
+                setattr(agent_data, _EPISODE_ATTRIBUTE, episode)
         ok, result = episode.call(self.name, parameters)
+        extra_fields = getattr(agent_data, "extra_fields", None)
+        if isinstance(extra_fields, dict):
+            extra_fields[CALLS_FIELD] = json.dumps([call.model_dump(mode="json") for call in episode.calls])
         return ToolResponse(text=render_result(result)), 0.0, {"ok": ok}
 
     async def release(self, instance_id: str, **kwargs: Any) -> None:

@@ -15,16 +15,21 @@ from envforge.ir.tasks import Verdict
 from envforge.runtime.agent_text import CallAction, parse_calls
 from envforge.runtime.episode import EnvPackage, Episode, render_result
 
-Generate = Callable[[list[int]], Awaitable[list[int]]]
-"""Prompt token ids -> the model's new token ids."""
+
+@dataclass(frozen=True)
+class Generation:
+    token_ids: list[int]
+    log_probs: list[float] | None = None
+
+
+Generate = Callable[[list[int]], Awaitable[Generation]]
+"""Prompt token ids -> the model's new tokens (and their log-probabilities when the server sends them)."""
 
 
 class ChatTokenizer(Protocol):
     """The part of a Hugging Face tokenizer the loop uses."""
 
-    def apply_chat_template(
-        self, conversation: Any, *, tools: Any = ..., add_generation_prompt: bool = ..., tokenize: bool = ...
-    ) -> Any: ...
+    def apply_chat_template(self, conversation: Any, **kwargs: Any) -> Any: ...
 
     def encode(self, text: str, add_special_tokens: bool = ...) -> list[int]: ...
 
@@ -37,14 +42,39 @@ class TokenEpisode:
     response_ids: list[int]
     response_mask: list[int]
     """1 for the model's tokens, 0 for tool results and turn headers the environment added."""
+    response_logprobs: list[float] | None
+    """The model's log-probabilities (0 for added tokens), when every generation had them."""
     num_turns: int
     tool_calls: int
     verdict: Verdict
 
 
-def _render(tokenizer: ChatTokenizer, messages: list[dict[str, Any]], tools: list[dict[str, Any]], prompt: bool) -> str:
-    text = tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=prompt, tokenize=False)
-    return str(text)
+class PromptTooLongError(ValueError):
+    """The task's first prompt does not fit the trainer's prompt length."""
+
+
+@dataclass
+class _Renderer:
+    tokenizer: ChatTokenizer
+    tools: list[dict[str, Any]]
+    template_kwargs: dict[str, Any]
+
+    def text(self, messages: list[dict[str, Any]], prompt: bool) -> str:
+        rendered = self.tokenizer.apply_chat_template(
+            messages, tools=self.tools, add_generation_prompt=prompt, tokenize=False, **self.template_kwargs
+        )
+        return str(rendered)
+
+    def added(self, head: str, before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
+        """What the template puts after the model's own text (`head`) to continue the conversation."""
+        full = self.text(after, prompt=True)
+        if full.startswith(head):
+            return full[len(head) :]
+        # The template re-renders the model's turn differently (e.g. strips whitespace): diff whole renders.
+        previous = self.text(before, prompt=False)
+        if full.startswith(previous):
+            return full[len(previous) :]
+        return self.text(after[len(before) :], prompt=True)
 
 
 async def run_token_episode(
@@ -54,25 +84,35 @@ async def run_token_episode(
     generate: Generate,
     *,
     max_turns: int = 8,
+    max_prompt_tokens: int | None = None,
     max_response_tokens: int = 4096,
+    template_kwargs: dict[str, Any] | None = None,
 ) -> TokenEpisode:
     """Run the model on the task until it answers without a tool call, or a limit is hit; then judge it."""
     episode = Episode(package, task_id)
-    tools = package.env.tool_list()
+    render = _Renderer(tokenizer, package.env.tool_list(), dict(template_kwargs or {}))
     messages: list[dict[str, Any]] = list(package.prompt(task_id))
-    prompt_ids = tokenizer.encode(_render(tokenizer, messages, tools, prompt=True), add_special_tokens=False)
+    head = render.text(messages, prompt=True)
+    prompt_ids = tokenizer.encode(head, add_special_tokens=False)
+    if max_prompt_tokens is not None and len(prompt_ids) > max_prompt_tokens:
+        raise PromptTooLongError(
+            f"task {task_id}: the prompt (policy, tools and request) is {len(prompt_ids)} tokens, over the limit "
+            f"of {max_prompt_tokens}; raise data.max_prompt_length to at least {len(prompt_ids)}"
+        )
     response_ids: list[int] = []
     mask: list[int] = []
+    logprobs: list[float] | None = []
     answer: str | None = None
     turns = 0
     while turns < max_turns and len(response_ids) < max_response_tokens:
         turns += 1
         output = await generate(prompt_ids + response_ids)
-        response_ids += output
-        mask += [1] * len(output)
-        text = tokenizer.decode(output, skip_special_tokens=True)
+        response_ids += output.token_ids
+        mask += [1] * len(output.token_ids)
+        logprobs = logprobs + output.log_probs if logprobs is not None and output.log_probs is not None else None
+        text = tokenizer.decode(output.token_ids, skip_special_tokens=True)
+        head += tokenizer.decode(output.token_ids, skip_special_tokens=False)
         calls = parse_calls(text)
-        assistant = {"role": "assistant", "content": text}
         if not calls:
             answer = text.strip()
             break
@@ -83,19 +123,21 @@ async def run_token_episode(
             else:
                 result = {"error": {"code": "malformed_call", "message": call.problem}}
             results.append({"role": "tool", "content": render_result(result)})
-        before = _render(tokenizer, [*messages, assistant], tools, prompt=False)
-        after = _render(tokenizer, [*messages, assistant, *results], tools, prompt=True)
-        # Templates render a conversation as a growing prefix; if one does not, render the new turns alone.
-        added = after[len(before) :] if after.startswith(before) else _render(tokenizer, results, [], prompt=True)
+        before = [*messages, {"role": "assistant", "content": text}]
+        added = render.added(head, before, [*before, *results])
         added_ids = tokenizer.encode(added, add_special_tokens=False)
+        head += added
         response_ids += added_ids
         mask += [0] * len(added_ids)
-        messages += [assistant, *results]
+        if logprobs is not None:
+            logprobs += [0.0] * len(added_ids)
+        messages = [*before, *results]
     verdict = episode.finish(answer)
     return TokenEpisode(
         prompt_ids=prompt_ids,
         response_ids=response_ids[:max_response_tokens],
         response_mask=mask[:max_response_tokens],
+        response_logprobs=logprobs[:max_response_tokens] if logprobs is not None else None,
         num_turns=turns,
         tool_calls=len(episode.calls),
         verdict=verdict,

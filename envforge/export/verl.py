@@ -39,6 +39,29 @@ def verl_row(package: EnvPackage, task_id: str, split: Split, index: int, with_t
     }
 
 
+_HINTS = {
+    "format": "format {}",
+    "pattern": "matching {}",
+    "minimum": "at least {}",
+    "maximum": "at most {}",
+    "minLength": "at least {} characters",
+    "maxLength": "at most {} characters",
+    "default": "default {}",
+}
+
+
+def verl_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
+    """verl keeps only `type`, `description` and `enum` of each argument: say the other constraints in words."""
+    properties = {}
+    for name, schema in parameters.get("properties", {}).items():
+        hints = [template.format(schema[key]) for key, template in _HINTS.items() if key in schema]
+        description = str(schema.get("description") or f"The {name}.")
+        if hints:
+            description = f"{description.rstrip('.')} ({'; '.join(hints)})."
+        properties[name] = {**schema, "description": description}
+    return {**parameters, "properties": properties}
+
+
 def tool_config(package: EnvPackage) -> dict[str, Any]:
     """verl's tool YAML for the stock tool agent loop (one environment: tool names are per environment)."""
     env_module = module_name(package.env.blueprint.domain)
@@ -47,7 +70,14 @@ def tool_config(package: EnvPackage) -> dict[str, Any]:
             {
                 "class_name": TOOL_CLASS,
                 "config": {"type": "native", "env_module": env_module},
-                "tool_schema": tool.openai_tool(),
+                "tool_schema": {
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": verl_parameters(tool.parameters),
+                    },
+                },
             }
             for tool in package.env.toolgraph.tools
         ]

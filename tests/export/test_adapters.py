@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from envforge.adapters.trl import environment_factories, verifier_reward
-from envforge.adapters.verl_loop import run_token_episode
+from envforge.adapters.verl_loop import Generation, PromptTooLongError, run_token_episode
 from envforge.adapters.verl_reward import compute_score, final_answer
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.episode import EnvPackage, load_package
@@ -82,6 +82,8 @@ def test_verl_reward_replays_the_decoded_rollout(packages: dict[str, Path], doma
         answer = f"assistant\nThe answer is {task.expected_answer or 'done'}."
         score = compute_score(package.env_id, "".join(turns) + answer, task.id, extra_info)
         assert score["score"] == 1.0 and score["tool_calls"] == len(task.oracle), task.id
+        recorded = {**extra_info, "envforge_calls": json.dumps([c.model_dump(mode="json") for c in task.oracle])}
+        assert compute_score(package.env_id, answer, task.id, recorded)["score"] == 1.0
         # The same calls without the final answer: tool responses never count as the answer.
         silent = compute_score(package.env_id, "".join(turns), task.id, extra_info)
         assert silent["score"] == (0.0 if task.expected_answer is not None else 1.0), task.id
@@ -104,10 +106,9 @@ class CharTokenizer:
     this one exercises the loop's token bookkeeping exactly, because every character is visible.
     """
 
-    def apply_chat_template(
-        self, conversation: Any, *, tools: Any = None, add_generation_prompt: bool = False, tokenize: bool = True
-    ) -> Any:
-        assert tokenize is False
+    def apply_chat_template(self, conversation: Any, **kwargs: Any) -> Any:
+        tools, add_generation_prompt = kwargs.get("tools"), kwargs.get("add_generation_prompt", False)
+        assert kwargs.get("tokenize") is False
         text = ""
         for message in conversation:
             content = message["content"]
@@ -140,10 +141,10 @@ def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
 
         async def generate(
             prompt_ids: list[int], turns: list[str] = turns, generated: list[list[int]] = generated
-        ) -> list[int]:
+        ) -> Generation:
             output = tokenizer.encode(turns[len(generated)])
             generated.append(output)
-            return output
+            return Generation(output, [-0.5] * len(output))
 
         # One token per character makes long responses: lift the length limit (tested below).
         episode = asyncio.run(
@@ -154,7 +155,10 @@ def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
         assert model_tokens == [token for output in generated for token in output]
         added = tokenizer.decode([t for t, m in zip(episode.response_ids, episode.response_mask, strict=True) if not m])
         assert added.count("<tool_response>") == len(task.oracle) and "error" not in added
+        # The model stopped before its end-of-turn marker; the environment closes the turn exactly as the template does.
+        assert added.startswith("<|im_end|>\n<|im_start|>user\n<tool_response>")
         assert tokenizer.decode(episode.prompt_ids).endswith("<|im_start|>assistant\n")
+        assert episode.response_logprobs == [-0.5 if bit else 0.0 for bit in episode.response_mask]
 
 
 def test_verl_token_loop_stops_at_the_response_limit(retail_package: Path) -> None:
@@ -163,11 +167,39 @@ def test_verl_token_loop_stops_at_the_response_limit(retail_package: Path) -> No
     tokenizer = CharTokenizer()
     call = task.oracle[0]
 
-    async def generate(prompt_ids: list[int]) -> list[int]:
-        return tokenizer.encode(_hermes(call.name, call.arguments))
+    async def generate(prompt_ids: list[int]) -> Generation:
+        return Generation(tokenizer.encode(_hermes(call.name, call.arguments)))
 
     episode = asyncio.run(
         run_token_episode(package, task.id, tokenizer, generate, max_turns=50, max_response_tokens=500)
     )
     assert len(episode.response_ids) == len(episode.response_mask) == 500
-    assert episode.verdict.reward == 0.0 and 1 <= episode.tool_calls < 50
+    assert episode.verdict.reward == 0.0 and 1 <= episode.tool_calls < 50 and episode.response_logprobs is None
+    with pytest.raises(PromptTooLongError, match=r"raise data.max_prompt_length to at least \d+"):
+        asyncio.run(run_token_episode(package, task.id, tokenizer, generate, max_prompt_tokens=100))
+
+
+@pytest.mark.usefixtures("unpacked_wheels")
+def test_a_curriculum_narrows_the_tools_and_shaping_counts_what_the_environment_accepted(
+    packages: dict[str, Path],
+) -> None:
+    from envforge.adapters.trl import tool_use_reward, with_tools
+
+    retail = importlib.import_module("envforge_env_retail.trl_env").ENVIRONMENT
+    narrow = with_tools(retail, ["find_customer_by_email", "list_orders"])
+    assert {name for name, _ in inspect.getmembers(narrow, inspect.isfunction) if not name.startswith("_")} == {
+        "find_customer_by_email",
+        "list_orders",
+        "reset",
+    }
+    with pytest.raises(ValueError, match="no tools drop_tables"):
+        with_tools(retail, ["drop_tables"])
+    package = load_package(packages["retail"])
+    task = next(task for task in _tasks(package) if task.oracle[0].name == "find_customer_by_email")
+    environment: Any = narrow()
+    environment.reset(task_id=task.id)
+    assert "error" not in json.loads(environment.find_customer_by_email(**task.oracle[0].arguments))
+    assert "error" in json.loads(environment.find_customer_by_email(email="nobody@example.invalid"))
+    idle = narrow()
+    idle.reset(task_id=task.id)
+    assert tool_use_reward([[], []], [environment, idle]) == [pytest.approx(0.2), 0.0]

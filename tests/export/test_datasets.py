@@ -68,6 +68,11 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
             assert tool["config"]["type"] == "native" and tool["tool_schema"]["function"]["description"]
             for schema in tool["tool_schema"]["function"]["parameters"]["properties"].values():
                 assert "type" in schema and not {"items", "properties"} & set(schema)
+                # verl drops every keyword but type, description and enum: the description says the rest.
+                if "maxLength" in schema:
+                    assert f"at most {schema['maxLength']} characters" in schema["description"]
+                if "format" in schema:
+                    assert f"format {schema['format']}" in schema["description"]
 
 
 @pytest.mark.parametrize("fmt", ["verl", "trl"])

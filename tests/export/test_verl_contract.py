@@ -1,0 +1,106 @@
+"""The verl export against verl 0.9.1 itself: its config, dataset, tool loader, agent loops and reward loop."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from envforge.runtime.episode import load_package
+
+HERE = Path(__file__).parent
+VERL = ["torch==2.13.0", "verl==0.9.1", "cachetools", "uvicorn", "fastapi"]
+# verl's agent loop imports these from its `verl-core` extra; torch must be the CPU build.
+CPU_TORCH = "torch==2.13.0+cpu"
+RUN_KWARGS = {"raw_prompt", "extra_info", "tools_kwargs", "reward_model", "data_source", "index", "uid"}
+
+
+@pytest.mark.slow
+def test_verl_runs_the_exported_loop_tools_and_reward(
+    exports: Path, packages: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Installs verl 0.9.1 from the package index into its own venv (verl pins transformers<5.11, which
+    envforge's training extra does not meet), with the exported wheels, then runs verl_drive.py there.
+
+    No GPU or vLLM runs here, so the LLM server is scripted: it returns each task's oracle as Hermes
+    tool-call turns (token ids in, token ids out). Everything between the server and the envforge
+    adapters is verl's code: the trainer config, RLHFDataset, the tool loader, hydra-built agent loops,
+    AgentLoopWorker's batching and reward loop.
+    """
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    constraints = tmp_path / "constraints.txt"
+    constraints.write_text(CPU_TORCH + "\n")
+    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-c", str(constraints)]
+    clock = time.perf_counter()
+    subprocess.run([*pip, *VERL], check=True, timeout=600)
+    subprocess.run([*pip, "--find-links", str(exports / "wheels"), "envforge-env-retail"], check=True, timeout=600)
+    install_s = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    result = subprocess.run(
+        [python, str(HERE / "verl_drive.py"), str(exports), str(tmp_path / "work")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=tmp_path,
+    )
+    run_s = time.perf_counter() - clock
+    assert result.returncode == 0, result.stderr[-4000:]
+    summary: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    with capsys.disabled():
+        print(f"\nverl contract: install {install_s:.0f} s, run {run_s:.0f} s, driver {summary['timings']}")
+
+    assert summary["verl"] == "0.9.1" and summary["torch"].endswith("+cpu")
+    assert summary["envforge_installed"], "the driver must use the exported envforge-runtime wheel"
+
+    # Tools: verl's loader builds an EnvforgeTool per exported tool; names, descriptions, required
+    # parameters, types and enums survive verl's schema model (it drops other JSON-Schema keywords).
+    tool_count = len(load_package(packages["retail"]).env.toolgraph.tools)
+    tools = summary["tools"]
+    assert tools["count"] == tools["declared"] == tools["names"] == tool_count
+    assert tools["mismatches"] == []
+    assert summary["worker_tools"] == {"count": tool_count, "classes": ["EnvforgeTool"]}
+    assert {"envforge_agent", "tool_agent"} <= set(summary["registry"])
+    assert set(summary["run_kwargs"]) >= RUN_KWARGS and summary["tools_kwargs_complete"]
+
+    # The exported loop, built by hydra from agent_loop.yaml: the oracle earns 1, answering at once 0.
+    custom = summary["custom"]
+    kinds = {row["kind"] for row in custom}
+    assert len(custom) >= 5 and {"read", "write"} <= kinds
+    for row in custom:
+        assert row["reward"] == row["acc"] == 1.0, row
+        assert row["tool_calls"] == row["oracle_calls"], row
+        assert row["response_tokens"] == row["mask_tokens"] and row["model_tokens"] > 0 and row["env_tokens"] > 0
+        assert row["model_text_is_script"] and row["prefix_ok"] and not row["overrun"] and row["prompt_has_tools"], row
+        # The model stopped at <|im_end|>; the environment's turn continues exactly as the chat template does.
+        assert row["env_turn_start"].startswith("\n<|im_start|>user"), row
+        assert row["idle_reward"] == 0.0 and row["idle_tokens_match"], row
+
+    # verl's stock tool_agent loop with the exported tools: one session per trajectory across its
+    # create/execute/release per call; the decoded response scores 1 with verl_reward.compute_score.
+    for row in summary["stock"]:
+        assert row["score"] == 1.0 and row["replayed_calls"] == row["oracle_calls"], row
+        assert row["tool_responses"] == row["episode_calls"] == row["oracle_calls"], row
+        assert row["tool_errors"] == row["episode_failed_calls"] == 0, row
+        assert row["episode_reward"] == 1.0 and row["episode_changed"] == (row["kind"] != "read"), row
+        assert row["response_tokens"] == row["mask_tokens"] and row["model_tokens"] > 0 and row["env_tokens"] > 0
+        assert (
+            row["env_turn_start"].startswith("\n<|im_start|>user") and row["prefix_ok"] and row["prompt_has_tools"]
+        ), row
+    assert summary["read_back"]["status_after"] == "cancelled" != summary["read_back"]["status_before"]
+
+    # Whole batches through AgentLoopWorker.generate_sequences: the reward reaches rm_scores, for
+    # tool_agent through verl's reward loop loading verl_reward.py by path.
+    for loop in ("envforge_agent", "tool_agent"):
+        for script, reward in (("oracle", 1.0), ("idle", 0.0)):
+            batch = summary["batches"][f"{loop}/{script}"]
+            assert batch["rm_scores"] == batch["acc"] == [reward] * len(custom), (loop, script, batch)
+            assert batch["trajectories"] == len(custom) and batch["prefix_ok"] and batch["mask_within_attention"]
