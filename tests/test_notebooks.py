@@ -25,3 +25,4 @@ def test_the_notebook_executes_without_errors(path: Path) -> None:
     assert any("policy_violation" in text for text in texts)
     if path.stem == "quickstart":
         assert any("reward=1.0 passed=True" in text for text in texts)
+        assert any("gym reward=1.0 terminated=True" in text for text in texts)

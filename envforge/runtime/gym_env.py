@@ -21,14 +21,13 @@ from envforge.runtime.agent_text import AnswerAction, CallAction, parse_action
 from envforge.runtime.episode import EnvPackage, Episode, load_package, render_result
 
 DEFAULT_MAX_STEPS = 30
-MAX_TEXT = 1 << 20
 _SAMPLE_ALPHABET = list('abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789{}[]":,._-<>/\n')
 
 
 class AnyText(spaces.Space[str]):
-    """Any Python string up to `max_length` characters (Gymnasium's `Text` space admits only a fixed charset)."""
+    """Any Python string, or any up to `max_length` characters (Gymnasium's `Text` admits only a fixed charset)."""
 
-    def __init__(self, max_length: int = MAX_TEXT, seed: int | np.random.Generator | None = None) -> None:
+    def __init__(self, max_length: int | None = None, seed: int | np.random.Generator | None = None) -> None:
         self.max_length = max_length
         super().__init__(shape=None, dtype=None, seed=seed)
 
@@ -41,7 +40,7 @@ class AnyText(spaces.Space[str]):
         return "".join(self.np_random.choice(_SAMPLE_ALPHABET, size=length))
 
     def contains(self, x: Any) -> bool:
-        return isinstance(x, str) and len(x) <= self.max_length
+        return isinstance(x, str) and (self.max_length is None or len(x) <= self.max_length)
 
     def __repr__(self) -> str:
         return f"AnyText(max_length={self.max_length})"

@@ -83,6 +83,7 @@ def test_the_text_space_accepts_any_string_and_samples_reproducibly() -> None:
         and not space.contains(b"bytes")
         and not space.contains("x" * 101)
     )
+    assert AnyText().contains("x" * 10_000_000)
     space.seed(7)
     first = [space.sample() for _ in range(5)]
     space.seed(7)
