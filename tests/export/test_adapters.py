@@ -203,3 +203,21 @@ def test_a_curriculum_narrows_the_tools_and_shaping_counts_what_the_environment_
     idle = narrow()
     idle.reset(task_id=task.id)
     assert tool_use_reward([[], []], [environment, idle]) == [pytest.approx(0.2), 0.0]
+
+
+@pytest.mark.usefixtures("unpacked_wheels")
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_trl_tool_method_has_the_schema_trl_reads(packages: dict[str, Path], domain: str) -> None:
+    """TRL builds tool schemas with transformers' `get_json_schema`; it must accept every generated method."""
+    from transformers.utils.chat_template_utils import get_json_schema
+
+    environment = importlib.import_module(f"envforge_env_{domain}.trl_env").ENVIRONMENT()
+    for tool in load_package(packages[domain]).env.toolgraph.tools:
+        schema = get_json_schema(getattr(environment, tool.name))["function"]
+        declared = tool.parameters
+        assert schema["name"] == tool.name and schema["description"]
+        assert set(schema["parameters"]["properties"]) == set(declared["properties"])
+        assert set(schema["parameters"].get("required", [])) == set(declared.get("required", []))
+        for name, argument in declared["properties"].items():
+            if "enum" in argument:
+                assert schema["parameters"]["properties"][name]["enum"] == argument["enum"]
