@@ -30,8 +30,6 @@ class WheelSpec:
     requires: list[str] = field(default_factory=list)
     extras: dict[str, list[str]] = field(default_factory=dict)
     requires_python: str = ">=3.11"
-    description: str = ""
-    """Long description (Markdown), shown by package indexes."""
     console_scripts: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -55,9 +53,6 @@ def _metadata(spec: WheelSpec) -> str:
     for extra, requirements in sorted(spec.extras.items()):
         lines.append(f"Provides-Extra: {extra}")
         lines += [f'Requires-Dist: {requirement}; extra == "{extra}"' for requirement in requirements]
-    if spec.description:
-        lines.append("Description-Content-Type: text/markdown")
-        return "\n".join(lines) + "\n\n" + spec.description
     return "\n".join(lines) + "\n"
 
 

@@ -11,12 +11,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from envforge.errors import PackageError, did_you_mean
 from envforge.hashing import canonical_json
 from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.session import Session
-from envforge.runtime.tasks import load_package_verifier, load_tasks
+from envforge.runtime.tasks import load_package_verifier, load_tasks, pick_task
 
 
 @dataclass
@@ -37,10 +36,7 @@ class EnvPackage:
         return sorted(self.tasks)
 
     def task(self, task_id: str) -> TaskSpec:
-        if task_id not in self.tasks:
-            hint = did_you_mean(task_id, self.tasks) or f"; it has {len(self.tasks)} tasks, e.g. {self.task_ids[0]}"
-            raise PackageError(f"{self.path}: no task '{task_id}'{hint}")
-        return self.tasks[task_id]
+        return pick_task(self.path, self.tasks, task_id)
 
     def verify(self, task_id: str, initial: bytes, final: bytes, transcript: Transcript) -> Verdict:
         """Judge a run with the package's shipped verifier of the task."""

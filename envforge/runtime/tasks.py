@@ -20,7 +20,11 @@ def load_tasks(package: Path) -> dict[str, TaskSpec]:
 
 
 def find_task(package: Path, task_id: str) -> TaskSpec:
-    tasks = load_tasks(package)
+    return pick_task(package, load_tasks(package), task_id)
+
+
+def pick_task(package: Path, tasks: dict[str, TaskSpec], task_id: str) -> TaskSpec:
+    """The task `task_id` of a package's loaded tasks, or a one-line error with a near name."""
     if task_id not in tasks:
         hint = did_you_mean(task_id, tasks) or f"; the package has {len(tasks)} tasks, e.g. {next(iter(tasks), 'none')}"
         raise PackageError(f"{package}: no task '{task_id}'{hint}")

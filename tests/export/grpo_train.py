@@ -84,9 +84,6 @@ class Environment(exported):  # type: ignore[misc,valid-type]
 def verifier(completions: list[Any], environments: list[ToolEnvironment], **kwargs: Any) -> list[float]:
     rewards = verifier_reward(completions, environments)
     judged.extend(rewards)
-    if os.environ.get("GRPO_DEBUG"):
-        for completion in completions:
-            print("COMPLETION", json.dumps(completion)[:600], file=sys.stderr)
     return rewards
 
 
