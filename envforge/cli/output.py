@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -19,7 +20,10 @@ if TYPE_CHECKING:
     from envforge.cli.batch import BatchOutcome
     from envforge.export.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
+    from envforge.ir.verification import RolloutSummary
     from envforge.pipeline.runner import RunResult, StageResult
+    from envforge.rollout.reverify import ReverifyReport
+    from envforge.rollout.trajectory import Trajectory
     from envforge.validators.results import CheckResult
 
 console = Console(stderr=True)
@@ -163,3 +167,58 @@ def print_export(report: ExportReport, *, as_json: bool) -> None:
     stdout.print(table)
     for name, size in sorted(report.files.items()):
         stdout.print(Text(f"  {name}  ({size:,} bytes)"), soft_wrap=True)
+
+
+def print_rollouts(trajectories: list[Trajectory], target: Path, *, as_json: bool) -> None:
+    from envforge.rollout.solvability import summarize_rollouts
+
+    k = max((t.sample for t in trajectories), default=0) + 1
+    print_solvability(summarize_rollouts(trajectories, k), target, as_json=as_json)
+
+
+def print_solvability(summary: RolloutSummary, target: Path, *, as_json: bool) -> None:
+    if as_json:
+        _json({"trajectories": str(target), **summary.model_dump(mode="json", exclude={"tasks"})})
+        return
+    table = Table(title=Text(f"{summary.model}: {summary.episodes} episodes, k={summary.k}"))
+    for column in ("task", "passed", f"pass@{summary.k}", f"pass^{summary.k}", "pool", "failures"):
+        table.add_column(column)
+    for task in summary.tasks[:DETAILS_SHOWN]:
+        failures = ", ".join(f"{name} {count}" for name, count in task.failures.items())
+        table.add_row(
+            task.task_id,
+            f"{task.passed}/{task.episodes}",
+            f"{task.pass_at_k:.2f}",
+            f"{task.pass_hat_k:.2f}",
+            task.pool,
+            failures,
+        )
+    stdout.print(table)
+    if len(summary.tasks) > DETAILS_SHOWN:
+        stdout.print(Text(f"  ... {len(summary.tasks) - DETAILS_SHOWN} more tasks"))
+    classes = ", ".join(f"{name} {count}" for name, count in summary.failures_by_class.items()) or "none"
+    stdout.print(
+        Text(
+            f"mean pass@1 {summary.mean_pass_at_1:.3f}, pass@{summary.k} {summary.mean_pass_at_k:.3f}; "
+            f"failures: {classes}; {summary.cached_requests}/{summary.requests} requests from the cache; "
+            f"trajectories: {target}"
+        ),
+        soft_wrap=True,
+    )
+
+
+def print_reverify(report: ReverifyReport, target: Path, *, as_json: bool) -> None:
+    if as_json:
+        _json(
+            {
+                "trajectories": str(target),
+                "judged": len(report.trajectories),
+                "changed": [list(change) for change in report.changed],
+                "diverged": [list(item) for item in report.diverged],
+            }
+        )
+        return
+    stdout.print(Text(f"re-judged {len(report.trajectories)} trajectories -> {target}"), soft_wrap=True)
+    for task_id, sample, old, new in report.changed[:DETAILS_SHOWN]:
+        stdout.print(Text(f"  {task_id} sample {sample}: reward {old} -> {new}"))
+    stdout.print(Text(f"{len(report.changed)} verdicts changed; {len(report.diverged)} replays diverged"))

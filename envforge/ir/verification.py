@@ -49,6 +49,55 @@ class ExcludedTool(IRModel):
     failing_example: dict[str, Any] | None = None
 
 
+Pool = Literal["train", "hard", "easy", "below_band", "unjudged"]
+
+
+class TaskRollouts(IRModel):
+    """How one model fared on one task over k episodes."""
+
+    task_id: str
+    episodes: int
+    """Judged episodes; infrastructure failures are not among them."""
+    passed: int
+    pass_at_1: float
+    pass_at_k: float
+    """Chance that at least one of k episodes passes (unbiased estimate from `episodes` samples)."""
+    pass_hat_k: float
+    """Chance that all k episodes pass (pass^k, a consistency measure)."""
+    infrastructure: int = 0
+    """Episodes lost to the endpoint after every retry; excluded from the rates."""
+    failures: dict[str, int] = Field(default_factory=dict)
+    """`class:reason` -> episodes, e.g. `model:wrong_answer`, `format:unparseable_calls`."""
+    pool: Pool
+    """train: pass rate inside the kept band; hard: no episode passed though the oracle does; easy: above the
+    band; below_band: under the band but solved at least once; unjudged: only infrastructure failures."""
+
+
+class RolloutSummary(IRModel):
+    """Solvability by a real model: `envforge validate` writes it into report.json."""
+
+    model: str
+    simulator: str
+    k: int
+    keep_pass_rate: tuple[float, float]
+    episodes: int
+    judged: int
+    passed: int
+    mean_pass_at_1: float
+    mean_pass_at_k: float
+    mean_pass_hat_k: float
+    failures_by_class: dict[str, int]
+    """model / format / infrastructure -> episodes."""
+    failures_by_reason: dict[str, int]
+    pools: dict[str, list[str]]
+    """Pool name -> task ids."""
+    prompt_tokens: int
+    completion_tokens: int
+    cached_requests: int
+    requests: int
+    tasks: list[TaskRollouts]
+
+
 class ValidationReport(IRModel):
     """`report.json`: what was checked about a package and what came of it."""
 
@@ -69,3 +118,5 @@ class ValidationReport(IRModel):
     shortfall: str = ""
     """Why fewer tasks than requested were accepted, if so."""
     tasks: list[GateResult] = Field(default_factory=list)
+    rollouts: RolloutSummary | None = None
+    """Set by `envforge validate`: pass@k per task of a served model."""

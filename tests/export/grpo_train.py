@@ -33,6 +33,8 @@ sys.path.insert(0, str(site))
 from envforge.adapters.trl import ToolEnvironment, tool_use_reward, verifier_reward, with_tools  # noqa: E402
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+# The ChatML template with Hermes-style tools that `envforge serve-model` gives vLLM too.
+CHATML_TOOLS_TEMPLATE = Path(__file__).resolve().parents[2] / "envforge/serving/templates/chatml_tools.jinja"
 TOOLS = ["find_customer_by_email", "list_orders", "cancel_order"]
 # How transformers splits a ChatML/Hermes assistant turn into content and tool calls.
 RESPONSE_SCHEMA = {
@@ -102,7 +104,7 @@ dataset = (
 )
 
 tokenizer = AutoTokenizer.from_pretrained(model_dir)
-tokenizer.chat_template = (Path(__file__).parent / "chatml_tools.jinja").read_text(encoding="utf-8")
+tokenizer.chat_template = CHATML_TOOLS_TEMPLATE.read_text(encoding="utf-8")
 tokenizer.response_template = RESPONSE_SCHEMA
 tokenizer.padding_side = "left"
 model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)

@@ -6,7 +6,7 @@ from collections import Counter
 
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.tooltests import ToolTestReport
-from envforge.ir.verification import ExcludedTool, GateResult, GateSummary, ValidationReport
+from envforge.ir.verification import ExcludedTool, GateResult, GateSummary, RolloutSummary, ValidationReport
 
 
 def _rate(part: int, whole: int) -> float:
@@ -75,4 +75,33 @@ def render_summary(report: ValidationReport) -> str:
     ]
     if report.shortfall:
         lines.append(f"- Shortfall: {report.shortfall}")
+    if report.rollouts is not None:
+        lines += ["", *_render_rollouts(report.rollouts)]
     return "\n".join(lines) + "\n"
+
+
+def _render_rollouts(summary: RolloutSummary) -> list[str]:
+    low, high = summary.keep_pass_rate
+    lines = [
+        f"## Rollouts: {summary.model}, k={summary.k}, user {summary.simulator}",
+        "",
+        f"- Episodes: {summary.episodes} ({summary.judged} judged, {summary.passed} passed)",
+        f"- Mean pass@1 {summary.mean_pass_at_1:.3f}, pass@{summary.k} {summary.mean_pass_at_k:.3f}, "
+        f"pass^{summary.k} {summary.mean_pass_hat_k:.3f}",
+        f"- Failures by class: {', '.join(f'{k} {v}' for k, v in summary.failures_by_class.items()) or 'none'}",
+        f"- Failures by reason: {', '.join(f'{k} {v}' for k, v in summary.failures_by_reason.items()) or 'none'}",
+        f"- Pools (kept pass rate {low:g}..{high:g}): "
+        + ", ".join(f"{name} {len(ids)}" for name, ids in summary.pools.items()),
+        f"- Tokens: {summary.prompt_tokens} prompt, {summary.completion_tokens} completion; "
+        f"{summary.cached_requests} of {summary.requests} requests from the cache",
+        "",
+        f"| task | episodes | passed | pass@1 | pass@{summary.k} | pass^{summary.k} | pool | failures |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for task in summary.tasks:
+        failures = ", ".join(f"{k} {v}" for k, v in task.failures.items())
+        lines.append(
+            f"| {task.task_id} | {task.episodes} | {task.passed} | {task.pass_at_1:.2f} | {task.pass_at_k:.2f} "
+            f"| {task.pass_hat_k:.2f} | {task.pool} | {failures} |"
+        )
+    return lines

