@@ -58,6 +58,30 @@ def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] |
         yield advance
 
 
+@contextmanager
+def episode_progress(total: int) -> Iterator[Callable[[Trajectory], None] | None]:
+    """A progress bar over episodes, with the pass count so far (stderr; only on a terminal)."""
+    if not console.is_terminal:
+        yield None
+        return
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+    )
+    passed = 0
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("episodes", total=total)
+
+        def advance(trajectory: Trajectory) -> None:
+            nonlocal passed
+            passed += trajectory.outcome == "passed"
+            progress.update(task, advance=1, description=f"episodes ({passed} passed)")
+
+        yield advance
+
+
 def print_run(result: RunResult, *, as_json: bool) -> None:
     if as_json:
         _json(

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from envforge.cli.output import episode_progress
 from envforge.errors import UserInputError, did_you_mean
 from envforge.llm import CacheMode, LLMClient, ResponseCache
 from envforge.llm.cache import default_cache_dir
@@ -105,7 +106,8 @@ def _clients(options: RolloutOptions, package: EnvPackage) -> tuple[LLMClient, U
 async def _rollouts(package: EnvPackage, options: RolloutOptions, plan: RolloutPlan) -> list[Trajectory]:
     agent, user, clients = _clients(options, package)
     try:
-        return await run_rollouts(package, agent, user, plan, options.config())
+        with episode_progress(len(plan.task_ids) * plan.k) as advance:
+            return await run_rollouts(package, agent, user, plan, options.config(), on_done=advance)
     finally:
         for client in clients:
             await client.close()
