@@ -65,3 +65,48 @@ def test_every_shipped_domain_yields_150_gated_tasks_with_no_false_positive_or_n
     assert report["gate"]["mutant_false_positives"] == 0
     assert report["gate"]["golden_false_negatives"] == 0
     assert report["gate"]["mutants"] - report["gate"]["equivalent_mutants"] >= 3 * report["tasks_accepted"]
+
+
+ONE_ENTITY = """\
+schema_version: 1
+domain: members
+title: Members
+description: A club whose only records are its members.
+clock: '2026-03-16T09:00:00'
+person: member
+entities:
+  - name: member
+    description: A club member.
+    rows: 40
+    fields:
+      - {name: member_id, type: id, prefix: MEM, description: Key of the member.}
+      - {name: first_name, type: string, searchable: true, description: Given name.}
+      - {name: last_name, type: string, searchable: true, description: Family name.}
+      - {name: email, type: string, unique: true, searchable: true, max_length: 120, description: Email address.}
+      - {name: nickname, type: string, max_length: 40, description: What the club calls them.}
+actions:
+  - name: set_nickname
+    description: Change a member's nickname.
+    entity: member
+    params:
+      - {name: member_id, type: string, ref: member, required: true, description: Key of the member.}
+      - {name: nickname, type: string, max_length: 40, required: true, description: The new nickname.}
+    bind:
+      - {name: member, entity: member, key: args.member_id}
+    effects:
+      - update: member
+        set: {nickname: args.nickname}
+    returns: [member]
+personas:
+  - {name: regular, description: A long-time member., knows: [first_name, last_name, email]}
+agent_instructions: You help club members with their records.
+"""
+
+
+def test_a_blueprint_whose_only_entity_is_the_user_gets_write_tasks_and_no_crash(tmp_path: Path) -> None:
+    """Read tasks ask about a record the user has; with none besides the user, only writes are drawn."""
+    blueprint = tmp_path / "members.yaml"
+    blueprint.write_text(ONE_ENTITY, encoding="utf-8")
+    run = run_pipeline(blueprint, tmp_path / "out", GenerateConfig(rows=40, tasks=5))
+    tasks = load_tasks(run.package)
+    assert tasks and {task.kind for task in tasks.values()} <= {"write", "multi_write"}

@@ -288,3 +288,15 @@ def test_the_stage_builds_from_its_inputs_and_round_trips_through_its_files(tmp_
         ("blueprint", "toolgraph", "state"),
         ("seed",),
     )
+
+
+def test_numbers_bounded_on_one_side_only_are_drawn_without_overflow() -> None:
+    env = _environment(RETAIL)
+    tool = env.tools["grant_store_credit"]
+    schema = tool.parameters["properties"]["amount"]
+    half = {key: value for key, value in schema.items() if key != "maximum"}
+    parameters = {**tool.parameters, "properties": {**tool.parameters["properties"], "amount": half}}
+    unbounded = tool.model_copy(update={"parameters": parameters})
+    drawn = draw_examples(valid_arguments(unbounded, ToolTester(env).known), count=40, seed_value=0)
+    amounts = [args["amount"] for args in drawn]
+    assert amounts and all(amount >= schema["minimum"] for amount in amounts)

@@ -256,6 +256,8 @@ class Synthesizer:
     def reads(self, persons: list[str], wanted: int) -> list[Draft]:
         drafts: list[Draft] = []
         entities = [name for name in self.world.path if name != self.world.person.name]
+        if not entities:
+            return drafts
         for person in persons:
             rng = self.rng("read", person)
             entity = rng.choice(entities)

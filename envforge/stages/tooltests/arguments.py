@@ -78,7 +78,8 @@ def _properties(tool: ToolSpec) -> dict[str, JSONSchema]:
 
 
 def _whole(low: float, high: float) -> tuple[int, int]:
-    return max(INT64_MIN, math.ceil(low)), min(INT64_MAX, math.floor(high))
+    # Clamp first: an unbounded side is +-inf, and ceil/floor of an infinity raise.
+    return math.ceil(max(INT64_MIN, low)), math.floor(min(INT64_MAX, high))
 
 
 def _integers(schema: JSONSchema) -> st.SearchStrategy[Any]:
