@@ -56,7 +56,8 @@ def serve_model(
         tool_call_parser=tool_call_parser or config.tool_call_parser,
     )
     log_path = default_cache_dir() / "logs" / f"vllm-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    # Both signals are set here: a process started in the background inherits SIGINT ignored.
+    previous = {signum: signal.signal(signum, _interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         with start_vllm(config, log_path=log_path, startup_timeout=startup_timeout) as server:
             try:
@@ -67,9 +68,10 @@ def serve_model(
                 return
             raise ServingError(server.exit_message(code, "while serving"))
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    # SIGTERM ends the command like Ctrl-C does, so the vLLM process group is stopped, not orphaned.
+    # SIGINT and SIGTERM both end the command like Ctrl-C, so the vLLM process group is stopped, not orphaned.
     raise KeyboardInterrupt

@@ -82,7 +82,8 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
 
 STAGE = Stage(
     name="package",
-    version=1,
+    # 2: report.json carries the rollouts section (null until `envforge validate` fills it).
+    version=2,
     inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers"),
     output=PackageArtifact,
     build=build,
