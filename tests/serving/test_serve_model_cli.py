@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import signal
 import socket
+import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,7 +92,11 @@ def test_serve_model_prints_the_base_url_serves_and_stops_vllm_on_a_signal(
             models = json.load(response)
     finally:
         process.send_signal(stop)
-        _, errors = process.communicate(timeout=60)
+        try:
+            _, errors = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()  # never leave a hung server behind a failed test
+            raise
 
     assert announced["model"] == "tiny" and announced["base_url"].startswith("http://127.0.0.1:")
     assert models == {"data": [{"id": "tiny"}]}
