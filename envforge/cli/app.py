@@ -219,6 +219,12 @@ def export(
     test_fraction: Annotated[
         float, typer.Option("--test-fraction", min=0.0, max=0.9, help="Share of tasks in the test split.")
     ] = 0.1,
+    rollouts: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--rollouts", help="Trajectory files (rollout/validate) whose passing episodes join the SFT data."
+        ),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Export packages as installable Gymnasium wheels and datasets for verl, TRL and SFT (one combined dataset for a suite)."""
@@ -226,7 +232,8 @@ def export(
     from envforge.export.run import export as run_export
     from envforge.export.run import parse_formats
 
-    print_export(run_export(packages, out, parse_formats(formats), test_fraction=test_fraction), as_json=as_json)
+    report = run_export(packages, out, parse_formats(formats), test_fraction=test_fraction, rollouts=rollouts)
+    print_export(report, as_json=as_json)
 
 
 @app.command()

@@ -180,7 +180,13 @@ def print_checks(env_id: str, results: list[CheckResult], *, as_json: bool) -> N
 def print_export(report: ExportReport, *, as_json: bool) -> None:
     if as_json:
         _json(
-            {"out": str(report.out), "environments": report.environments, "tasks": report.tasks, "files": report.files}
+            {
+                "out": str(report.out),
+                "environments": report.environments,
+                "tasks": report.tasks,
+                "rollouts": report.rollouts,
+                "files": report.files,
+            }
         )
         return
     table = Table(title=Text(f"envforge export -> {report.out}"))
@@ -189,6 +195,8 @@ def print_export(report: ExportReport, *, as_json: bool) -> None:
     for env_id, counts in report.tasks.items():
         table.add_row(env_id, str(counts["train"]), str(counts["test"]))
     stdout.print(table)
+    for env_id, count in report.rollouts.items():
+        stdout.print(Text(f"  {env_id}: {count} passing rollouts added to the SFT data"))
     for name, size in sorted(report.files.items()):
         stdout.print(Text(f"  {name}  ({size:,} bytes)"), soft_wrap=True)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from envforge.errors import UserInputError, did_you_mean
 from envforge.export.mcp_config import render_mcp_config
+from envforge.export.rollouts import rollout_demonstrations
 from envforge.export.sft import render_sft
 from envforge.export.split import Split, split_tasks
 from envforge.export.trajectories import oracle_trajectory
@@ -40,6 +41,8 @@ class ExportReport:
     files: dict[str, int] = field(default_factory=dict)
     """Written file (relative to `out`) -> size in bytes."""
     tasks: dict[str, dict[Split, int]] = field(default_factory=dict)
+    rollouts: dict[str, int] = field(default_factory=dict)
+    """env id -> passing rollouts added to the SFT data."""
 
 
 def parse_formats(values: list[str]) -> list[str]:
@@ -86,10 +89,21 @@ def _check_unique(packages: list[EnvPackage]) -> None:
         seen[domain] = package.path
 
 
-def export(paths: list[Path], out: Path, formats: list[str], test_fraction: float = 0.1) -> ExportReport:
-    """Build every file in memory, then write each output folder atomically."""
+def export(
+    paths: list[Path],
+    out: Path,
+    formats: list[str],
+    test_fraction: float = 0.1,
+    rollouts: list[Path] | None = None,
+) -> ExportReport:
+    """Build every file in memory, then write each output folder atomically.
+
+    `rollouts`: trajectory files whose passing episodes join the SFT data beside the oracle demonstrations.
+    """
     packages = [load_package(path) for path in find_packages(paths)]
     _check_unique(packages)
+    if rollouts and "sft" not in formats:
+        raise UserInputError("--rollouts feeds the SFT dataset; add -f sft (or -f all)")
     report = ExportReport(out=out, environments=[package.env_id for package in packages])
     splits = {package.env_id: split_tasks(package.env_id, package.task_ids, test_fraction) for package in packages}
     for package in packages:
@@ -111,12 +125,15 @@ def export(paths: list[Path], out: Path, formats: list[str], test_fraction: floa
         if several:
             loose[f"mcp/{SUITE}.json"] = render_mcp_config(packages)
     if "sft" in formats:
+        extra = rollout_demonstrations(packages, rollouts or [])
         per_env = {
             package.env.blueprint.domain: [
                 (oracle_trajectory(package, task_id), splits[package.env_id][task_id]) for task_id in package.task_ids
             ]
+            + [(demo, splits[package.env_id][demo.task.id]) for demo in extra[package.env_id]]
             for package in packages
         }
+        report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
         for domain, trajectories in per_env.items():
             folders[f"sft/{domain}"] = render_sft(trajectories)
         if several:

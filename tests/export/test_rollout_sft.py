@@ -1,0 +1,94 @@
+"""Passing rollouts as SFT demonstrations: only what the current verifier passes again, split like its task.
+
+The rollouts come from a scripted agent behind a real HTTP endpoint (tests/rollout/endpoint.py says why).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from envforge.export.split import split_tasks
+from envforge.llm import LLMClient
+from envforge.rollout import RolloutPlan, Trajectory, run_rollouts, save_trajectories
+from envforge.runtime.episode import EnvPackage, load_package
+from envforge.users import ScriptedUser
+from tests.conftest import REPO, envforge_cli
+from tests.rollout.endpoint import say, serve, tool_call, tool_results
+
+SHOWCASE = REPO / "generated" / "showcase" / "retail"
+
+
+def solve_odd_tasks(package: EnvPackage) -> Any:
+    def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
+        task = next(t for t in package.tasks.values() if t.instruction == messages[1]["content"])
+        if int(task.id[-1]) % 2 == 0:
+            return say("I cannot help with that.")
+        done = tool_results(messages)
+        if done < len(task.oracle):
+            return tool_call(task.oracle[done].name, task.oracle[done].arguments, call_id=f"o{done}")
+        return say(f"Done. {task.expected_answer or ''}")
+
+    return agent
+
+
+def rollouts(package: EnvPackage, k: int) -> list[Trajectory]:
+    async def go() -> list[Trajectory]:
+        with serve(solve_odd_tasks(package)) as (url, _):
+            client = LLMClient(url, "scripted")
+            try:
+                plan = RolloutPlan(task_ids=package.task_ids, k=k)
+                return await run_rollouts(package, client, ScriptedUser(), plan)
+            finally:
+                await client.close()
+
+    return asyncio.run(go())
+
+
+def test_passing_rollouts_join_the_sft_data_in_their_tasks_split(tmp_path: Path) -> None:
+    package = load_package(SHOWCASE)
+    stored = rollouts(package, k=2)
+    failed = next(t for t in stored if t.outcome == "failed")
+    # A record that claims a pass its calls do not produce: the replay under the verifier drops it.
+    forged = failed.model_copy(update={"outcome": "passed", "verdict": stored[0].verdict})
+    path = tmp_path / "rollouts.jsonl"
+    save_trajectories(path, [*stored, forged])
+    result = envforge_cli(
+        "export", str(SHOWCASE), "-f", "sft", "--rollouts", str(path), "-o", str(tmp_path / "x"), "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    passing = [t for t in stored if t.outcome == "passed"]
+    # Two samples of one task replay the same scripted conversation: kept once.
+    assert summary["rollouts"] == {package.env_id: len({t.task_id for t in passing})}
+    table = pq.read_table(tmp_path / "x" / "sft" / "retail" / "messages.parquet").to_pylist()
+    from_rollouts = [row for row in table if row["source"] == "rollout:scripted"]
+    assert sorted(row["task_id"] for row in from_rollouts) == sorted({t.task_id for t in passing})
+    splits = split_tasks(package.env_id, package.task_ids, 0.1)
+    assert all(row["split"] == splits[row["task_id"]] for row in from_rollouts)
+    assert all(row["reward"] == 1.0 for row in from_rollouts)
+    lines = [
+        json.loads(line)
+        for part in ("train", "test")
+        for line in (tmp_path / "x" / "sft" / "retail" / f"{part}.jsonl").read_text().splitlines()
+    ]
+    assert len(lines) == len(package.task_ids) + len(from_rollouts)
+
+
+def test_rollouts_without_sft_or_of_a_missing_package_are_one_line_errors(tmp_path: Path) -> None:
+    package = load_package(SHOWCASE)
+    path = tmp_path / "r.jsonl"
+    stored = rollouts(package, k=1)[:1]
+    save_trajectories(path, [stored[0].model_copy(update={"env_id": "envforge/airline-v0"})])
+    for args, needle in (
+        (("-f", "verl", "--rollouts", str(path)), "add -f sft"),
+        (("-f", "sft", "--rollouts", str(path)), "envforge/airline-v0"),
+    ):
+        result = envforge_cli("export", str(SHOWCASE), *args, "-o", str(tmp_path / "out"))
+        assert result.returncode == 2 and needle in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
