@@ -242,10 +242,16 @@ def serve(
     transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="HTTP interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0: any free port).")] = 8765,
+    app_kind: Annotated[
+        str | None, typer.Option("--app", help="Serve the web or phone app instead of MCP (HTTP; see the README).")
+    ] = None,
 ) -> None:
-    """Serve an environment over MCP (stdio, or streamable HTTP at /mcp)."""
-    from envforge.cli.serving import run_server
+    """Serve an environment over MCP (stdio, or streamable HTTP at /mcp), or its web or phone app (--app)."""
+    from envforge.cli.serving import run_app_server, run_server
 
+    if app_kind is not None:
+        run_app_server(package, app=app_kind, host=host, port=port)
+        return
     if transport not in ("stdio", "http"):
         raise UserInputError(f"--transport: '{transport}' is not one of stdio, http")
     run_server(package, transport=transport, host=host, port=port)

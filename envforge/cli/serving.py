@@ -38,3 +38,27 @@ def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
     bound_port = listener.getsockname()[1]
     print(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp", file=sys.stderr, flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
+
+
+def run_app_server(package: Path, *, app: str, host: str, port: int) -> None:
+    """The web or phone app over many isolated episodes; the harness creates them through its API."""
+    import uvicorn
+
+    from envforge.runtime.apps.server import APPS, build_app_server
+
+    if app not in APPS:
+        raise UserInputError(f"--app: '{app}' is not one of {', '.join(APPS)}")
+    token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
+    server = build_app_server(package, "web" if app == "web" else "phone", token)
+    if TOKEN_VARIABLE not in os.environ:
+        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
+    listener = socket.create_server((host, port))
+    bound_port = listener.getsockname()[1]
+    url = f"http://{host}:{bound_port}"
+    print(
+        f"serving the {app} app of {server.package.env_id} at {url}; "
+        f"create an episode with: curl -X POST -H 'Authorization: Bearer <token>' {url}/harness/episodes",
+        file=sys.stderr,
+        flush=True,
+    )
+    uvicorn.Server(uvicorn.Config(server.app(), log_level="warning")).run(sockets=[listener])

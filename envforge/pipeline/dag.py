@@ -46,6 +46,8 @@ class Stage:
     build: BuildFn
     config_fields: tuple[str, ...] = ()
     """Config fields the output depends on (part of the cache key)."""
+    fingerprint: Callable[[], str] | None = None
+    """A hash of anything else the output depends on (files shipped with envforge, e.g. app templates)."""
 
 
 def build_dag(stages: list[Stage], roots: tuple[str, ...]) -> list[Stage]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from envforge.pipeline.dag import Stage, build_dag
+from envforge.stages.apps.stage import STAGE as APPS
 from envforge.stages.ontology.stage import STAGE as ONTOLOGY
 from envforge.stages.package.stage import STAGE as PACKAGE
 from envforge.stages.state.stage import STAGE as STATE
@@ -14,4 +15,4 @@ from envforge.stages.verifiers.stage import STAGE as VERIFIERS
 ROOT = "blueprint"
 """The root artifact: the validated blueprint, made by the runner from the source file."""
 
-STAGES: list[Stage] = build_dag([ONTOLOGY, TOOLGRAPH, STATE, TOOLTESTS, TASKS, VERIFIERS, PACKAGE], roots=(ROOT,))
+STAGES: list[Stage] = build_dag([ONTOLOGY, TOOLGRAPH, STATE, TOOLTESTS, TASKS, VERIFIERS, APPS, PACKAGE], roots=(ROOT,))

@@ -52,7 +52,10 @@ class RunResult:
 
 def cache_key(stage: Stage, config: GenerateConfig, input_hashes: list[str]) -> str:
     settings = {name: getattr(config, name) for name in stage.config_fields}
-    return hash_json([stage.name, stage.version, __version__, settings, input_hashes])
+    parts: list[object] = [stage.name, stage.version, __version__, settings, input_hashes]
+    if stage.fingerprint is not None:
+        parts.append(stage.fingerprint())
+    return hash_json(parts)
 
 
 def _stages_from(name: str | None) -> set[str]:

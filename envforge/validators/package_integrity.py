@@ -24,6 +24,7 @@ REQUIRED_FILES = (
     "tasks.jsonl",
     "report.json",
     "report.md",
+    "apps/app.json",
 )
 
 

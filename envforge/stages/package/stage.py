@@ -8,6 +8,7 @@ import yaml
 
 from envforge import __version__
 from envforge.hashing import hash_bytes
+from envforge.pipeline.app_artifacts import AppsArtifact
 from envforge.pipeline.artifacts import (
     Artifact,
     BlueprintArtifact,
@@ -43,6 +44,7 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
         **{name: data for name, data in state.to_files().items() if name in ("state.sqlite", "schema.sql")},
         **{name: data for name, data in verified.to_files().items() if name.startswith("verifiers/")},
         "tasks.jsonl": dump_jsonl(verified.accepted),
+        **need(inputs, "apps", AppsArtifact).to_files(),
     }
     report = build_report(spec.env_id, requested, tools_report, verified.results, verified.accepted)
     files["report.json"] = dump_json(report.model_dump(mode="json"))
@@ -82,9 +84,9 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
 
 STAGE = Stage(
     name="package",
-    # 2: report.json carries the rollouts section (null until `envforge validate` fills it).
-    version=2,
-    inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers"),
+    # 2: report.json carries the rollouts section (null until `envforge validate` fills it). 3: apps/.
+    version=3,
+    inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "apps"),
     output=PackageArtifact,
     build=build,
     config_fields=("rows", "seed", "tasks"),

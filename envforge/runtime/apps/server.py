@@ -1,0 +1,116 @@
+"""The app server (ASGI): pages under `/e/<page token>/`, and the harness's state API behind a bearer token.
+
+A page only ever sees its own episode's live state through the tools; the harness API (create, reset,
+snapshot, state, diff, verify) is on a separate path and refuses any request without the token, so an
+agent's page can read neither the task's answer nor the initial state.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Literal
+from urllib.parse import parse_qsl
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from envforge.errors import PackageError
+from envforge.ir.apps import AppSpec
+from envforge.runtime.apps.episodes import AppEpisode, EpisodeRegistry
+from envforge.runtime.apps.harness import harness_routes
+from envforge.runtime.apps.pages import Pages
+from envforge.runtime.episode import EnvPackage, load_package
+
+AppKind = Literal["web", "phone"]
+APPS: tuple[AppKind, ...] = ("web", "phone")
+SPEC_FILE = "apps/app.json"
+FORM_LIMIT = 64 * 1024
+
+
+def load_app(package: EnvPackage, kind: AppKind) -> tuple[AppSpec, Path]:
+    """The package's app spec and the folder of the chosen app's templates and static files."""
+    spec_path = package.path / SPEC_FILE
+    folder = package.path / "apps" / kind
+    if not spec_path.is_file() or not (folder / "base.html").is_file():
+        raise PackageError(
+            f"{package.path}: no {kind} app in this package (apps/ is missing); regenerate it with `envforge generate`"
+        )
+    return AppSpec.model_validate_json(spec_path.read_bytes()), folder
+
+
+class AppServer:
+    """One environment's app (web or phone) for many isolated episodes."""
+
+    def __init__(self, package: EnvPackage, kind: AppKind, token: str | None = None) -> None:
+        self.package = package
+        self.kind = kind
+        self.token = token or secrets.token_urlsafe(24)
+        spec, self.folder = load_app(package, kind)
+        self.static = (self.folder / "static").resolve()
+        templates = jinja2.Environment(
+            # Each app's own templates first; macros both apps use live in `shared/`.
+            loader=jinja2.FileSystemLoader([self.folder, self.folder.parent / "shared"]),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        self.pages = Pages(package.env, spec, templates)
+        self.episodes = EpisodeRegistry(package.env)
+
+    def _episode(self, request: Request) -> AppEpisode | None:
+        return self.episodes.by_token(request.path_params["token"])
+
+    async def _page(self, request: Request) -> Response:
+        episode = self._episode(request)
+        if episode is None:
+            return PlainTextResponse("This app link has expired or never existed.", status_code=404)
+        base = f"/e/{episode.token}"
+        params = request.path_params
+        entity, key, tool = params.get("entity"), params.get("key"), params.get("tool")
+        if entity is None:
+            return self.pages.home(episode, base)
+        if tool is not None:
+            submitted = await _form(request) if request.method == "POST" else None
+            return self.pages.action(episode, base, request, tool, entity, key, submitted)
+        if key is not None:
+            return self.pages.detail(episode, base, entity, key)
+        return self.pages.listing(episode, base, entity, dict(request.query_params))
+
+    async def _static(self, request: Request) -> Response:
+        if self._episode(request) is None:
+            return PlainTextResponse("not found", status_code=404)
+        path = (self.static / request.path_params["path"]).resolve()
+        if not path.is_relative_to(self.static) or not path.is_file():
+            return PlainTextResponse("not found", status_code=404)
+        return FileResponse(path)
+
+    async def _root(self, request: Request) -> Response:
+        return HTMLResponse(f"<h1>{self.package.env.blueprint.title}</h1><p>Open the link of an episode.</p>")
+
+    def app(self) -> Starlette:
+        page_methods = ["GET"]
+        form_methods = ["GET", "POST"]
+        routes = [
+            Route("/", self._root),
+            Route("/e/{token}/", self._page, methods=page_methods),
+            Route("/e/{token}/static/{path:path}", self._static, methods=page_methods),
+            Route("/e/{token}/{entity}/", self._page, methods=page_methods),
+            Route("/e/{token}/{entity}/new/{tool}", self._page, methods=form_methods),
+            Route("/e/{token}/{entity}/{key}", self._page, methods=page_methods),
+            Route("/e/{token}/{entity}/{key}/do/{tool}", self._page, methods=form_methods),
+            *harness_routes(self.package, self.episodes, self.token),
+        ]
+        return Starlette(routes=routes)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """An urlencoded form body (the apps post nothing else); the last value of a repeated name wins."""
+    body = await request.body()
+    return dict(parse_qsl(body[:FORM_LIMIT].decode("utf-8", errors="replace"), keep_blank_values=True))
+
+
+def build_app_server(package_path: Path, kind: AppKind, token: str | None = None) -> AppServer:
+    return AppServer(load_package(package_path), kind, token)

@@ -1,0 +1,1 @@
+"""The `apps` stage: the web and phone apps over an environment's state."""
