@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from envforge.validators.app_reachability import check_app_reachability
 from envforge.validators.determinism import check_oracle_determinism, check_reset_determinism
 from envforge.validators.loaded_package import LoadedPackage, load_package, require_package
 from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
@@ -27,6 +28,7 @@ CHECKS: tuple[tuple[str, str, Check], ...] = (
     ("determinism", "oracle_determinism", check_oracle_determinism),
     ("determinism", "reset_determinism", check_reset_determinism),
     ("mcp_roundtrip", "mcp_roundtrip", check_mcp_roundtrip),
+    ("apps", "app_reachability", check_app_reachability),
 )
 """(family, name, check) of the checks that need the package loaded, in the order they run."""
 

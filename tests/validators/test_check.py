@@ -13,6 +13,7 @@ import pytest
 from envforge.cli.app import main
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.tasks import load_tasks
+from envforge.validators.app_reachability import check_app_reachability
 from envforge.validators.checks import run_checks
 from envforge.validators.loaded_package import load_package
 from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
@@ -29,6 +30,7 @@ CHECKS = [
     ("envforge.determinism", "oracle_determinism"),
     ("envforge.determinism", "reset_determinism"),
     ("envforge.mcp_roundtrip", "mcp_roundtrip"),
+    ("envforge.apps", "app_reachability"),
 ]
 ALWAYS_REWARD = """
 
@@ -79,13 +81,13 @@ def test_the_cli_passes_a_shipped_package_and_writes_one_junit_testcase_per_chec
     run = envforge_cli("check", str(retail_package), "--sample", "5", "--junit", str(junit))
 
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "envforge check envforge/retail-v0: 7/7 passed" in run.stdout
+    assert "envforge check envforge/retail-v0: 8/8 passed" in run.stdout
     root = ET.parse(junit).getroot()
     suites = root.findall("testsuite")
     assert [suite.get("name") for suite in suites] == ["envforge check envforge/retail-v0"]
     cases = suites[0].findall("testcase")
     assert [(case.get("classname"), case.get("name")) for case in cases] == CHECKS
-    assert (suites[0].get("tests"), suites[0].get("failures"), suites[0].get("skipped")) == ("7", "0", "0")
+    assert (suites[0].get("tests"), suites[0].get("failures"), suites[0].get("skipped")) == ("8", "0", "0")
     assert list(root.iter("failure")) == []
 
 
@@ -195,3 +197,15 @@ def test_a_folder_that_is_not_a_package_exits_2_with_one_error_line(
     assert err == (
         f"envforge: error: {tmp_path}: not an environment package (no envforge.yaml); did you mean {tmp_path / 'retail'}?\n"
     )
+
+
+def test_an_app_whose_detail_screen_drops_the_action_links_fails_reachability(
+    retail_package: Path, tmp_path: Path
+) -> None:
+    package = copy_package(retail_package, tmp_path)
+    detail = package / "apps" / "phone" / "detail.html"
+    detail.write_text(detail.read_text().replace('data-testid="action-', 'data-testid="gone-'))
+    with pytest.raises(ConformanceError) as failure:
+        check_app_reachability(load_package(package, sample=3))
+    assert "phone: cancel_order is not linked from the order screen" in failure.value.problems
+    assert not any(problem.startswith("web:") for problem in failure.value.problems)

@@ -1,0 +1,83 @@
+"""Apps: every WRITE tool is reachable from the screens of both apps, and every form input is labelled.
+
+Crawls the real app server over HTTP (in process): each list screen renders with its search controls,
+each action is linked from the detail screen of a record it acts on, and its form shows every parameter
+as a labelled input.
+"""
+
+from __future__ import annotations
+
+import re
+
+from starlette.testclient import TestClient
+
+from envforge.runtime.apps.server import APPS, AppServer
+from envforge.runtime.episode import load_package as load_env_package
+from envforge.validators.loaded_package import LoadedPackage
+from envforge.validators.results import ConformanceError
+
+_LABEL_FOR = re.compile(r'<label[^>]*\sfor="([^"]+)"')
+_INPUT_ID = re.compile(r'<(?:input|select|textarea)[^>]*\sid="([^"]+)"[^>]*\sdata-testid="field-([^"]+)"')
+_INPUT_ID_AFTER = re.compile(r'<(?:input|select|textarea)[^>]*\sdata-testid="field-([^"]+)"[^>]*\sid="([^"]+)"')
+
+
+def _labelled_fields(page: str) -> set[str]:
+    """Names of the form fields whose input has a `<label for>` pointing at it."""
+    labels = set(_LABEL_FOR.findall(page))
+    pairs = {(ident, name) for ident, name in _INPUT_ID.findall(page)}
+    pairs |= {(ident, name) for name, ident in _INPUT_ID_AFTER.findall(page)}
+    return {name for ident, name in pairs if ident in labels}
+
+
+def _crawl(server: AppServer) -> tuple[list[str], int]:
+    problems: list[str] = []
+    spec = server.pages.spec
+    with TestClient(server.app()) as http:
+        episode = server.episodes.create()
+        base = f"/e/{episode.token}/"
+        for screen in spec.lists:
+            page = http.get(f"{base}{screen.entity}/")
+            if page.status_code != 200:
+                problems.append(f"{server.kind}: the {screen.entity} list answers {page.status_code}")
+                continue
+            for control in screen.search:
+                testid = f"find-{control.name}" if control.exact else f"search-{control.name}"
+                if f'data-testid="{testid}"' not in page.text:
+                    problems.append(f"{server.kind}: the {screen.entity} list has no {testid} control")
+        for form in spec.actions:
+            if form.record_param is None:
+                origin = http.get(f"{base}{form.entity}/").text
+                target = f"{base}{form.entity}/new/{form.tool}"
+            else:
+                rows = episode.session.rows(form.entity)
+                if not rows:
+                    problems.append(
+                        f"{server.kind}: {form.tool}: no {form.entity} record to act on in the initial state"
+                    )
+                    continue
+                key = rows[0][server.package.env.entities[form.entity].key]
+                origin = http.get(f"{base}{form.entity}/{key}").text
+                target = f"{base}{form.entity}/{key}/do/{form.tool}"
+            if f'data-testid="action-{form.tool}"' not in origin or f'href="{target}"' not in origin:
+                problems.append(f"{server.kind}: {form.tool} is not linked from the {form.entity} screen")
+                continue
+            page = http.get(target)
+            missing = {field.name for field in form.fields} - _labelled_fields(page.text)
+            if page.status_code != 200 or missing:
+                problems.append(f"{server.kind}: the {form.tool} form lacks labelled inputs for {sorted(missing)}")
+        server.episodes.close(episode.id)
+    return problems, len(spec.actions)
+
+
+def check_app_reachability(package: LoadedPackage) -> str:
+    env_package = load_env_package(package.path)
+    problems: list[str] = []
+    actions = 0
+    for kind in APPS:
+        found, actions = _crawl(AppServer(env_package, kind))
+        problems += found
+    if problems:
+        raise ConformanceError("some actions or screens are not reachable in the apps", problems)
+    return (
+        f"web and phone: all {actions} WRITE tools are forms linked from their records' screens, every input labelled"
+    )
