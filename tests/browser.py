@@ -44,6 +44,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 import uvicorn
 
+from envforge.runtime.apps.chromium import CHROMIUM_ARGS as LIBRARY_CHROMIUM_ARGS
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, Response, expect
     from starlette.types import ASGIApp
@@ -71,16 +73,7 @@ __all__ = [
     "watch",
 ]
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # tests run as root in CI, where Chromium's sandbox refuses to start
-    "--disable-gpu",
-    # The network is closed here: without these Chromium keeps trying to reach Google's hosts.
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+CHROMIUM_ARGS = LIBRARY_CHROMIUM_ARGS
 VIEWPORT = {"width": 1280, "height": 720}
 DEFAULT_TIMEOUT_MS = 10_000
 INSTALL_CHROMIUM = "install it with `apt-get install -y chromium` (Debian) or set ENVFORGE_CHROMIUM to its executable"

@@ -469,6 +469,9 @@ def bench(
     episodes: Annotated[
         int, typer.Option("--episodes", min=1, help="Rollout episodes per level (at least the level).")
     ] = 8,
+    app_kind: Annotated[
+        str | None, typer.Option("--app", help="Measure the web or phone app instead: cold start, reset, memory.")
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
@@ -477,6 +480,18 @@ def bench(
     from envforge.bench.runtime import run_bench
     from envforge.cli.output import print_bench
 
+    if app_kind is not None:
+        from envforge.bench.apps import bench_apps
+        from envforge.bench.report import BenchReport
+        from envforge.runtime.apps.server import APPS
+        from envforge.runtime.environment import load_environment
+
+        if app_kind not in APPS:
+            raise UserInputError(f"--app: '{app_kind}' is not one of {', '.join(APPS)}")
+        rows = bench_apps(package.resolve(), app_kind, repeat=max(3, min(repeat, 10)))
+        env_id = load_environment(package).env_id
+        print_bench(BenchReport(env_id, str(package.resolve()), repeat, 0, rows), as_json=as_json)
+        return
     if base_url is not None:
         from envforge.bench.report import BenchReport
         from envforge.bench.rollouts import bench_rollouts

@@ -1,0 +1,39 @@
+"""`envforge bench --app`: the rows are measured against their same-run baselines (a real server process and
+a real Chromium). Only the relations that hold on any machine are asserted, never a speed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from envforge.bench.apps import bench_apps
+from tests.conftest import envforge_cli
+
+pytestmark = pytest.mark.slow
+
+
+def test_app_rows_measure_cold_start_reset_and_memory_per_context(retail_package: Path) -> None:
+    rows = {row.key: row for row in bench_apps(retail_package, "phone", repeat=2, contexts=2)}
+    assert list(rows) == ["app_cold_start", "app_reset", "app_context_memory"]
+    cold, reset, memory = rows["app_cold_start"], rows["app_reset"], rows["app_context_memory"]
+    assert cold.samples == 2 and cold.median > 0 and cold.baseline_median > 0
+    assert reset.baseline_median == cold.median and reset.median < cold.median
+    assert memory.unit == "MB" and memory.median > 0 and memory.baseline_median > 0
+
+
+def test_bench_app_with_an_unknown_app_is_a_one_line_error(retail_package: Path) -> None:
+    result = envforge_cli("bench", str(retail_package), "--app", "tablet")
+    assert result.returncode == 2 and "--app: 'tablet' is not one of web, phone" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bench_app_prints_json_rows(retail_package: Path) -> None:
+    result = envforge_cli("bench", str(retail_package), "--app", "web", "--repeat", "5", "--json", timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert [row["key"] for row in json.loads(result.stdout)["rows"]] == [
+        "app_cold_start",
+        "app_reset",
+        "app_context_memory",
+    ]
