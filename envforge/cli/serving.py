@@ -11,14 +11,16 @@ from pathlib import Path
 
 from envforge.errors import UserInputError
 from envforge.runtime.environment import load_environment
-from envforge.runtime.mcp_compat import MCP_MAJOR
-from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
 logger = logging.getLogger(__name__)
 TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
 
 
 def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
+    # Imported here: `mcp` takes a third of a second to import, which `serve --app` never needs.
+    from envforge.runtime.mcp_compat import MCP_MAJOR
+    from envforge.runtime.mcp_server import EnvServer, serve_stdio
+
     if transport == "stdio":
         serve_stdio(load_environment(package))
         return
