@@ -35,6 +35,12 @@ def _json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, default=str) + "\n")
 
 
+def _progress() -> Progress:
+    """A transient bar on stderr: description, bar, count, elapsed time."""
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"))
+    return Progress(*columns, TimeElapsedColumn(), console=console, transient=True)
+
+
 @contextmanager
 def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] | None]:
     """A progress bar over the pipeline's stages (on stderr, so stdout stays clean)."""
@@ -43,13 +49,7 @@ def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] |
         return
     from envforge.pipeline.registry import STAGES
 
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with _progress() as progress:
         task = progress.add_task("generating", total=len(STAGES))
 
         def advance(result: StageResult) -> None:
@@ -64,14 +64,8 @@ def episode_progress(total: int) -> Iterator[Callable[[Trajectory], None] | None
     if not console.is_terminal:
         yield None
         return
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-    )
     passed = 0
-    with Progress(*columns, console=console, transient=True) as progress:
+    with _progress() as progress:
         task = progress.add_task("episodes", total=total)
 
         def advance(trajectory: Trajectory) -> None:

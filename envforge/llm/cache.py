@@ -40,8 +40,6 @@ class ResponseCache:
     def __init__(self, folder: Path, mode: CacheMode = "use") -> None:
         self.folder = folder
         self.mode = mode
-        self.hits = 0
-        self.misses = 0
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
@@ -53,14 +51,12 @@ class ResponseCache:
         key = request_key(request)
         path = self._path(key)
         if not path.is_file():
-            self.misses += 1
             if self.mode == "replay":
                 raise CacheMissError(
                     f"{self.folder}: no recorded response for request {key[:12]} (model {request.get('model')!r}); "
                     "record it by running once against a live endpoint, or drop --offline"
                 )
             return None
-        self.hits += 1
         response: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))["response"]
         return response
 

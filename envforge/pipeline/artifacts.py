@@ -144,6 +144,13 @@ class EnvManifest(IRModel):
     entry_points: dict[str, str]
 
 
+def dump_manifest(manifest: EnvManifest) -> bytes:
+    """`envforge.yaml` bytes: every writer of a manifest goes through here, so the format cannot drift."""
+    import yaml
+
+    return yaml.safe_dump(manifest.model_dump(mode="json"), sort_keys=False).encode()
+
+
 class PackageArtifact(Artifact):
     """The environment package: every file of it, and its manifest."""
 

@@ -29,7 +29,6 @@ class ModelCall:
     call_id: str
     name: str
     arguments: dict[str, Any] | None
-    raw_arguments: str
     problem: str = ""
 
     @property
@@ -96,25 +95,24 @@ def _structured(call: dict[str, Any], fallback_id: str) -> ModelCall:
     call_id = str(call.get("id") or fallback_id)
     name = str(function.get("name") or "")
     raw = function.get("arguments")
-    raw_text = raw if isinstance(raw, str) else json.dumps(raw)
     if not name:
-        return ModelCall(call_id, UNREADABLE_NAME, None, raw_text, "the tool call has no function name")
+        return ModelCall(call_id, UNREADABLE_NAME, None, "the tool call has no function name")
     if isinstance(raw, dict):
-        return ModelCall(call_id, name, raw, raw_text)
+        return ModelCall(call_id, name, raw)
+    raw_text = raw if isinstance(raw, str) else json.dumps(raw)
     try:
         arguments = json.loads(raw_text) if raw_text and raw_text.strip() else {}
     except json.JSONDecodeError as exc:
-        return ModelCall(call_id, name, None, raw_text, f"the arguments are not valid JSON ({exc.msg} at {exc.pos})")
+        return ModelCall(call_id, name, None, f"the arguments are not valid JSON ({exc.msg} at {exc.pos})")
     if not isinstance(arguments, dict):
-        return ModelCall(call_id, name, None, raw_text, "the arguments must be a JSON object")
-    return ModelCall(call_id, name, arguments, raw_text)
+        return ModelCall(call_id, name, None, "the arguments must be a JSON object")
+    return ModelCall(call_id, name, arguments)
 
 
 def _textual(action: CallAction | MalformedAction, call_id: str) -> ModelCall:
     if isinstance(action, CallAction):
-        return ModelCall(call_id, action.name, action.arguments, json.dumps(action.arguments, sort_keys=True))
-    name = _guess_name(action.text)
-    return ModelCall(call_id, name, None, action.text, action.problem)
+        return ModelCall(call_id, action.name, action.arguments)
+    return ModelCall(call_id, _guess_name(action.text), None, action.problem)
 
 
 def _guess_name(text: str) -> str:

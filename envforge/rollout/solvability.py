@@ -11,7 +11,7 @@ import yaml
 
 from envforge.hashing import hash_bytes
 from envforge.ir.verification import Pool, RolloutSummary, TaskRollouts, ValidationReport
-from envforge.pipeline.artifacts import EnvManifest, dump_json
+from envforge.pipeline.artifacts import EnvManifest, dump_json, dump_manifest
 from envforge.pipeline.store import read_files, write_dir_atomic
 from envforge.rollout.trajectory import Trajectory
 from envforge.stages.package.report import render_summary
@@ -126,6 +126,6 @@ def write_rollout_report(package: Path, summary: RolloutSummary) -> ValidationRe
         "report.md": hash_bytes(files["report.md"]),
     }
     manifest = manifest.model_copy(update={"files": dict(sorted(hashes.items()))})
-    files["envforge.yaml"] = yaml.safe_dump(manifest.model_dump(mode="json"), sort_keys=False).encode()
+    files["envforge.yaml"] = dump_manifest(manifest)
     write_dir_atomic(package, files)
     return report

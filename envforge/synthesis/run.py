@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-import yaml
-
 from envforge.errors import UserInputError
 from envforge.hashing import hash_bytes
 from envforge.llm import CacheMode, LLMClient, ResponseCache, Usage
@@ -31,6 +29,7 @@ from envforge.pipeline.artifacts import (
     StateArtifact,
     ToolGraphArtifact,
     dump_json,
+    dump_manifest,
 )
 from envforge.pipeline.dag import MAX_TASKS, GenerateConfig
 from envforge.pipeline.registry import ROOT, STAGES
@@ -207,7 +206,7 @@ def _build_package(
     manifest = package.manifest.model_copy(
         update={"files": {name: hash_bytes(data) for name, data in sorted(files.items())}}
     )
-    files["envforge.yaml"] = yaml.safe_dump(manifest.model_dump(mode="json"), sort_keys=False).encode()
+    files["envforge.yaml"] = dump_manifest(manifest)
     return files
 
 

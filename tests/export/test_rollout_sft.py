@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 import pyarrow.parquet as pq
 
@@ -18,27 +17,14 @@ from envforge.rollout import RolloutPlan, Trajectory, run_rollouts, save_traject
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.users import ScriptedUser
 from tests.conftest import REPO, envforge_cli
-from tests.rollout.endpoint import say, serve, tool_call, tool_results
+from tests.rollout.endpoint import odd_tasks, oracle_agent, serve
 
 SHOWCASE = REPO / "generated" / "showcase" / "retail"
 
 
-def solve_odd_tasks(package: EnvPackage) -> Any:
-    def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
-        task = next(t for t in package.tasks.values() if t.instruction == messages[1]["content"])
-        if int(task.id[-1]) % 2 == 0:
-            return say("I cannot help with that.")
-        done = tool_results(messages)
-        if done < len(task.oracle):
-            return tool_call(task.oracle[done].name, task.oracle[done].arguments, call_id=f"o{done}")
-        return say(f"Done. {task.expected_answer or ''}")
-
-    return agent
-
-
 def rollouts(package: EnvPackage, k: int) -> list[Trajectory]:
     async def go() -> list[Trajectory]:
-        with serve(solve_odd_tasks(package)) as (url, _):
+        with serve(oracle_agent(package, odd_tasks)) as (url, _):
             client = LLMClient(url, "scripted")
             try:
                 plan = RolloutPlan(task_ids=package.task_ids, k=k)

@@ -7,27 +7,15 @@ a real model; the test checks the figures are measured and consistent, not their
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from envforge.bench.rollouts import bench_rollouts
 from envforge.runtime.episode import EnvPackage
 from tests.conftest import envforge_cli
-from tests.rollout.endpoint import say, serve, tool_call, tool_results
-
-
-def agent_for(package: EnvPackage) -> Any:
-    def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
-        task = next(t for t in package.tasks.values() if t.instruction == messages[1]["content"])
-        done = tool_results(messages)
-        if done < len(task.oracle):
-            return tool_call(task.oracle[done].name, task.oracle[done].arguments, call_id=f"o{done}")
-        return say(f"Done. {task.expected_answer or ''}")
-
-    return agent
+from tests.rollout.endpoint import oracle_agent, serve
 
 
 def test_rollout_rows_report_environment_share_and_throughput_per_concurrency(showcase: EnvPackage) -> None:
-    with serve(agent_for(showcase)) as (url, endpoint):
+    with serve(oracle_agent(showcase)) as (url, endpoint):
         rows = bench_rollouts(showcase.path, url, "scripted", concurrencies=(1, 4), episodes=4)
     assert [row.key for row in rows] == ["rollout_env_share", "rollout_c1", "rollout_c4"]
     share = rows[0]
@@ -45,7 +33,7 @@ def test_bench_base_url_without_model_is_a_one_line_error(showcase: EnvPackage) 
 
 
 def test_bench_base_url_prints_rows_as_json(showcase: EnvPackage) -> None:
-    with serve(agent_for(showcase)) as (url, _):
+    with serve(oracle_agent(showcase)) as (url, _):
         result = envforge_cli(
             "bench",
             str(showcase.path),

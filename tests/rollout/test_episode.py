@@ -22,7 +22,7 @@ def read_task(package: EnvPackage) -> TaskSpec:
     return next(task for task in package.tasks.values() if task.kind == "read")
 
 
-def oracle_agent(task: TaskSpec, final: str = "All done: your request is complete.") -> Agent:
+def golden_agent(task: TaskSpec, final: str = "All done: your request is complete.") -> Agent:
     """Makes the task's golden calls one by one, then reports back."""
 
     def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
@@ -52,7 +52,7 @@ def test_an_agent_that_makes_the_golden_calls_passes_and_the_episode_ends_as_sol
     showcase: EnvPackage, tmp_path: Path
 ) -> None:
     task = showcase.task(WRITE_TASK)
-    trajectory = run_one(showcase, oracle_agent(task), WRITE_TASK, tmp_path)
+    trajectory = run_one(showcase, golden_agent(task), WRITE_TASK, tmp_path)
     assert trajectory.outcome == "passed"
     assert trajectory.ended == "solved"
     assert trajectory.verdict is not None and trajectory.verdict.reward == 1.0
@@ -70,7 +70,7 @@ def test_an_agent_that_makes_the_golden_calls_passes_and_the_episode_ends_as_sol
 
 def test_broken_argument_json_goes_back_as_a_tool_error_and_is_not_resent(showcase: EnvPackage, tmp_path: Path) -> None:
     task = showcase.task(WRITE_TASK)
-    oracle = oracle_agent(task)
+    oracle = golden_agent(task)
     seen: list[list[dict[str, Any]]] = []
 
     def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
@@ -134,7 +134,7 @@ def test_an_agent_whose_calls_cannot_be_read_fails_on_format(showcase: EnvPackag
 def test_saying_goodbye_before_the_writes_does_not_end_the_episode(showcase: EnvPackage, tmp_path: Path) -> None:
     """The harness, not the simulator or the agent's farewell, decides the end: the state must be right."""
     task = showcase.task(WRITE_TASK)
-    oracle = oracle_agent(task)
+    oracle = golden_agent(task)
 
     def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
         farewells = sum(1 for m in messages if m["role"] == "assistant" and m.get("content") == "Goodbye!")
@@ -164,9 +164,9 @@ def test_a_write_task_left_undone_ends_at_the_user_turn_limit_as_gave_up(showcas
 
 def test_a_question_task_ends_on_the_answer_and_judges_it(showcase: EnvPackage, tmp_path: Path) -> None:
     task = read_task(showcase)
-    right = run_one(showcase, oracle_agent(task, f"It is {task.expected_answer}."), task.id, tmp_path)
+    right = run_one(showcase, golden_agent(task, f"It is {task.expected_answer}."), task.id, tmp_path)
     assert (right.outcome, right.ended, right.answer) == ("passed", "solved", f"It is {task.expected_answer}.")
-    wrong = run_one(showcase, oracle_agent(task, "It is 123456789."), task.id, tmp_path)
+    wrong = run_one(showcase, golden_agent(task, "It is 123456789."), task.id, tmp_path)
     assert (wrong.outcome, wrong.ended) == ("failed", "answered")
     assert wrong.failure is not None and wrong.failure.reason == "wrong_answer"
 
@@ -175,7 +175,7 @@ def test_a_question_to_the_user_gets_a_reply_instead_of_ending_a_question_task(
     showcase: EnvPackage, tmp_path: Path
 ) -> None:
     task = read_task(showcase)
-    oracle = oracle_agent(task, f"The answer is {task.expected_answer}.")
+    oracle = golden_agent(task, f"The answer is {task.expected_answer}.")
 
     def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
         if not any(m["role"] == "assistant" and m.get("content") == "Could you tell me your email?" for m in messages):
@@ -224,7 +224,7 @@ def test_a_dead_endpoint_is_an_infrastructure_failure(showcase: EnvPackage, tmp_
 
 def test_a_context_overflow_ends_the_episode_as_the_models_failure(showcase: EnvPackage, tmp_path: Path) -> None:
     task = showcase.task(WRITE_TASK)
-    oracle = oracle_agent(task)
+    oracle = golden_agent(task)
 
     def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
         return 400 if tool_results(messages) == 1 else oracle(messages)
@@ -252,7 +252,7 @@ def test_a_rerun_is_served_from_the_cache_without_the_endpoint(showcase: EnvPack
     task = showcase.task(WRITE_TASK)
 
     async def first() -> list[Trajectory]:
-        with serve(oracle_agent(task)) as (url, _):
+        with serve(golden_agent(task)) as (url, _):
             client = LLMClient(url, "scripted", cache=ResponseCache(tmp_path, "use"))
             try:
                 return await run_rollouts(showcase, client, ScriptedUser(), RolloutPlan(task_ids=[WRITE_TASK], k=2))

@@ -4,29 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from envforge.ir.verification import ValidationReport
 from envforge.rollout import load_trajectories
 from envforge.runtime.episode import EnvPackage
 from envforge.validators.package_integrity import check_package_integrity
 from tests.conftest import envforge_cli
-from tests.rollout.endpoint import free_port, say, serve, tool_call, tool_results
-
-
-def solving_agent(package: EnvPackage) -> Any:
-    """Solves tasks whose id ends in an odd digit with the oracle; gives up on the rest."""
-
-    def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
-        task = next(t for t in package.tasks.values() if t.instruction == messages[1]["content"])
-        if int(task.id[-1]) % 2 == 0:
-            return say("I cannot help with that.")
-        done = tool_results(messages)
-        if done < len(task.oracle):
-            return tool_call(task.oracle[done].name, task.oracle[done].arguments, call_id=f"o{done}")
-        return say(f"Done. {task.expected_answer or ''}")
-
-    return agent
+from tests.rollout.endpoint import free_port, odd_tasks, oracle_agent, serve
 
 
 def test_validate_writes_pass_at_k_and_a_failure_breakdown_and_a_rerun_comes_from_the_cache(
@@ -35,7 +19,7 @@ def test_validate_writes_pass_at_k_and_a_failure_breakdown_and_a_rerun_comes_fro
     cache = tmp_path / "cache"
     out = tmp_path / "runs" / "t.jsonl"
     tasks = "retail-0001,retail-0002,retail-0003,retail-0004"
-    with serve(solving_agent(showcase)) as (url, endpoint):
+    with serve(oracle_agent(showcase, odd_tasks)) as (url, endpoint):
         args = [str(showcase_copy), "--base-url", url, "--model", "scripted", "-k", "2", "--tasks", tasks]
         result = envforge_cli(
             "validate", *args, "--cache", str(cache), "-o", str(out), "--json", "--max-user-turns", "1"
@@ -77,7 +61,7 @@ def test_validate_writes_pass_at_k_and_a_failure_breakdown_and_a_rerun_comes_fro
 
 def test_rollout_saves_one_trajectory_per_episode(showcase: EnvPackage, tmp_path: Path) -> None:
     out = tmp_path / "traj.jsonl"
-    with serve(solving_agent(showcase)) as (url, _):
+    with serve(oracle_agent(showcase, odd_tasks)) as (url, _):
         result = envforge_cli(
             "rollout",
             str(showcase.path),
@@ -106,7 +90,7 @@ def test_rollout_saves_one_trajectory_per_episode(showcase: EnvPackage, tmp_path
 
 def test_reverify_rejudges_stored_trajectories_in_place(showcase: EnvPackage, tmp_path: Path) -> None:
     out = tmp_path / "traj.jsonl"
-    with serve(solving_agent(showcase)) as (url, _):
+    with serve(oracle_agent(showcase, odd_tasks)) as (url, _):
         envforge_cli(
             "rollout",
             str(showcase.path),

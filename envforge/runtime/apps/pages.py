@@ -12,7 +12,6 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import jinja2
-from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from envforge.ir.apps import ActionForm, AppSpec, ListScreen
@@ -141,7 +140,6 @@ class Pages:
         self,
         episode: AppEpisode,
         base: str,
-        request: Request,
         tool: str,
         entity: str,
         key: str | None,

@@ -74,7 +74,7 @@ class AppServer:
             return self.pages.home(episode, base)
         if tool is not None:
             submitted = await _form(request) if request.method == "POST" else None
-            return self.pages.action(episode, base, request, tool, entity, key, submitted)
+            return self.pages.action(episode, base, tool, entity, key, submitted)
         if key is not None:
             return self.pages.detail(episode, base, entity, key)
         return self.pages.listing(episode, base, entity, dict(request.query_params))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import yaml
-
 from envforge import __version__
 from envforge.hashing import hash_bytes
 from envforge.pipeline.app_artifacts import AppsArtifact
@@ -18,6 +16,7 @@ from envforge.pipeline.artifacts import (
     StateArtifact,
     ToolGraphArtifact,
     dump_json,
+    dump_manifest,
 )
 from envforge.pipeline.dag import GenerateConfig, Stage, need
 from envforge.pipeline.task_artifacts import TaskSetArtifact, VerifierArtifact, dump_jsonl
@@ -78,7 +77,7 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
             "mcp_http": "envforge serve {package} --transport http",
         },
     )
-    files["envforge.yaml"] = yaml.safe_dump(manifest.model_dump(mode="json"), sort_keys=False).encode()
+    files["envforge.yaml"] = dump_manifest(manifest)
     return PackageArtifact(manifest=manifest, files=files)
 
 
