@@ -32,23 +32,21 @@ Inside a browser test, run asyncio code in another thread.
 from __future__ import annotations
 
 import os
-import socket
-import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
-import uvicorn
 
 from envforge.runtime.apps.chromium import CHROMIUM_ARGS as LIBRARY_CHROMIUM_ARGS
 from envforge.runtime.apps.chromium import find_chromium as library_find_chromium
+from envforge.runtime.apps.replay import watch
+from envforge.runtime.apps.threaded import free_port
+from envforge.runtime.apps.threaded import serve_in_thread as serve
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, Response, expect
-    from starlette.types import ASGIApp
+    from playwright.sync_api import Browser, Page, Playwright, expect
 else:
 
     def expect(*args: Any, **kwargs: Any) -> Any:
@@ -148,49 +146,3 @@ def page(chromium: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
         yield new_page
     finally:
         context.close()
-
-
-def watch(page: Page) -> list[str]:
-    """A list that fills with what goes wrong on `page` from now on: assert it stays empty."""
-    problems: list[str] = []
-
-    def console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(f"console error: {message.text} ({message.location.get('url', '')})")
-
-    def response(answer: Response) -> None:
-        if answer.status >= 400:
-            problems.append(f"HTTP {answer.status}: {answer.request.method} {answer.url}")
-
-    page.on("console", console)
-    page.on("pageerror", lambda error: problems.append(f"uncaught: {error}"))
-    page.on(
-        "requestfailed", lambda request: problems.append(f"failed: {request.method} {request.url}: {request.failure}")
-    )
-    page.on("response", response)
-    return problems
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def serve(app: ASGIApp) -> Iterator[str]:
-    """Run `app` with uvicorn on a free local port in a thread for the block; yields its base URL."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError(f"uvicorn did not start on 127.0.0.1:{port}")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)

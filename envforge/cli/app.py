@@ -6,11 +6,14 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
 from envforge.errors import EnvforgeError, UserInputError
+
+if TYPE_CHECKING:
+    from envforge.ir.uitasks import AppKind
 
 app = typer.Typer(
     name="envforge",
@@ -165,17 +168,25 @@ def run_task_command(
     task_id: Annotated[str, typer.Argument(help="A task id from the package's tasks.jsonl.")],
     oracle: Annotated[bool, typer.Option("--oracle", help="Replay the task's golden tool calls.")] = False,
     via: Annotated[str, typer.Option("--via", help="session (in process) or mcp (through an MCP client).")] = "session",
+    app_kind: Annotated[
+        str | None, typer.Option("--app", help="web or phone: click the golden UI path in headless Chromium.")
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Replay a task's oracle and print the verdict of the package's own verifier."""
+    """Replay a task's oracle (or, with --app, its golden UI path) and print the verdict of the package's verifier."""
     from envforge.cli.output import print_verdict
-    from envforge.cli.run_task import run_task
+    from envforge.cli.run_task import run_task, run_ui_task
 
     if not oracle:
         raise UserInputError("run-task needs --oracle (replaying an agent's transcript comes with rollouts)")
     if via not in ("session", "mcp"):
         raise UserInputError(f"--via: '{via}' is not one of session, mcp")
-    task, verdict, outcomes = run_task(package, task_id, via=via)
+    if app_kind is not None:
+        if app_kind not in ("web", "phone"):
+            raise UserInputError(f"--app: '{app_kind}' is not one of web, phone")
+        task, verdict, outcomes = run_ui_task(package, task_id, cast("AppKind", app_kind))
+    else:
+        task, verdict, outcomes = run_task(package, task_id, via=via)
     print_verdict(task, verdict, outcomes, as_json=as_json)
     if not verdict.passed:
         raise typer.Exit(1)
@@ -408,6 +419,30 @@ def validate(
     summary = summarize_rollouts(trajectories, k, band)
     write_rollout_report(package, summary)
     print_solvability(summary, target, as_json=as_json)
+
+
+@app.command("verify-ui")
+def verify_ui_command(
+    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    apps: Annotated[str, typer.Option("--app", help="web, phone, or web,phone.")] = "web,phone",
+    sample: Annotated[
+        int | None, typer.Option("--sample", min=1, help="Replay only this many tasks per app (an even spread).")
+    ] = None,
+    screenshots: Annotated[
+        bool, typer.Option("--screenshots/--no-screenshots", help="Save the main screens under report/screenshots/.")
+    ] = True,
+    as_json: AsJson = False,
+) -> None:
+    """Replay golden UI paths in headless Chromium; drop the tasks that fail, with reasons, in report.json."""
+    from envforge.cli.output import print_ui_replay, replay_progress
+    from envforge.cli.verify_ui import parse_apps, planned, verify_ui
+
+    chosen = parse_apps(apps)
+    with replay_progress(planned(package, chosen, sample)) as progress:
+        summary = verify_ui(package, chosen, sample=sample, screenshots=screenshots, progress=progress)
+    print_ui_replay(summary, package, as_json=as_json)
+    if any(result.passed < result.replayed for result in summary.apps.values()):
+        raise typer.Exit(1)
 
 
 @app.command()

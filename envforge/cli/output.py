@@ -20,11 +20,12 @@ if TYPE_CHECKING:
     from envforge.cli.batch import BatchOutcome
     from envforge.export.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
-    from envforge.ir.verification import RolloutSummary
+    from envforge.ir.verification import RolloutSummary, UIReplaySummary
     from envforge.pipeline.runner import RunResult, StageResult
     from envforge.rollout.reverify import ReverifyReport
     from envforge.rollout.trajectory import Trajectory
     from envforge.validators.results import CheckResult
+    from envforge.validators.ui_replay import ReplayOutcome
 
 console = Console(stderr=True)
 stdout = Console()
@@ -59,21 +60,57 @@ def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] |
 
 
 @contextmanager
-def episode_progress(total: int) -> Iterator[Callable[[Trajectory], None] | None]:
-    """A progress bar over episodes, with the pass count so far (stderr; only on a terminal)."""
+def passing_progress(label: str, total: int) -> Iterator[Callable[[bool], None] | None]:
+    """A progress bar with the pass count so far (stderr; only on a terminal); call it with each item's pass."""
     if not console.is_terminal:
         yield None
         return
     passed = 0
     with _progress() as progress:
-        task = progress.add_task("episodes", total=total)
+        task = progress.add_task(label, total=total)
 
-        def advance(trajectory: Trajectory) -> None:
+        def advance(ok: bool) -> None:
             nonlocal passed
-            passed += trajectory.outcome == "passed"
-            progress.update(task, advance=1, description=f"episodes ({passed} passed)")
+            passed += ok
+            progress.update(task, advance=1, description=f"{label} ({passed} passed)")
 
         yield advance
+
+
+@contextmanager
+def episode_progress(total: int) -> Iterator[Callable[[Trajectory], None] | None]:
+    with passing_progress("episodes", total) as advance:
+        yield None if advance is None else lambda trajectory: advance(trajectory.outcome == "passed")
+
+
+@contextmanager
+def replay_progress(total: int) -> Iterator[Callable[[ReplayOutcome], None] | None]:
+    with passing_progress("UI replays", total) as advance:
+        yield None if advance is None else lambda outcome: advance(outcome.passed)
+
+
+def print_ui_replay(summary: UIReplaySummary, package: Path, *, as_json: bool) -> None:
+    if as_json:
+        _json({"package": str(package), **summary.model_dump(mode="json")})
+        return
+    table = Table(title=f"golden UI replay in Chromium {summary.chromium}")
+    for column in ("app", "replayed", "passed", "median s", "dropped", "page problems", "toasts w/o write"):
+        table.add_column(column)
+    for app, result in summary.apps.items():
+        dropped = ", ".join(f"{reason} {count}" for reason, count in result.failed.items()) or "none"
+        table.add_row(
+            app,
+            str(result.replayed),
+            str(result.passed),
+            f"{result.median_replay_s:.2f}",
+            dropped,
+            str(result.page_problems),
+            str(result.toasts_without_writes),
+        )
+    stdout.print(table)
+    for problem in summary.problems:
+        stdout.print(Text(f"  {problem}"))
+    stdout.print(f"report: {package / 'report.md'}; screenshots: {len(summary.screenshots)} under {package / 'report'}")
 
 
 def print_run(result: RunResult, *, as_json: bool) -> None:

@@ -1,4 +1,4 @@
-"""`envforge run-task`: replay a task's oracle in a session (or through MCP) and print the verdict."""
+"""`envforge run-task`: replay a task's oracle in a session, through MCP, or clicked through an app; print the verdict."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import anyio
 from mcp.types import RequestParamsMeta
 
 from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
+from envforge.ir.uitasks import AppKind
+from envforge.runtime.apps.uitasks import find_ui_task
 from envforge.runtime.environment import load_environment
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.session import Session
@@ -53,3 +55,20 @@ def verdict_json(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, boo
         "calls": [{"tool": n, "ok": ok} for n, ok in outcomes],
         **verdict.model_dump(),
     }
+
+
+def run_ui_task(package: Path, task_id: str, app: AppKind) -> tuple[TaskSpec, Verdict, list[tuple[str, bool]]]:
+    """Click through the task's golden UI path in headless Chromium; returns what `run_task` does."""
+    from envforge.runtime.apps.browser_env import BrowserEnv
+
+    task = find_task(package, task_id)  # one-line errors before any browser starts
+    posed = find_ui_task(package, task_id, app)
+    env = BrowserEnv(package, app, task_id=task_id)
+    try:
+        env.reset(options={"task_id": task_id})
+        verdict, _ = env.replay_golden()
+        assert env.episode is not None
+        outcomes = [(name, ok) for name, _, ok in env.episode.calls if env.package.env.tools[name].kind == "write"]
+        return task.model_copy(update={"instruction": posed.instruction}), verdict, outcomes
+    finally:
+        env.close()

@@ -98,6 +98,41 @@ class RolloutSummary(IRModel):
     tasks: list[TaskRollouts]
 
 
+class UIAppSummary(IRModel):
+    """The tasks posed in one app when the package was generated (their paths proved over HTTP)."""
+
+    posed: int
+    dropped: dict[str, int] = Field(default_factory=dict)
+    """Reason -> tasks not posed in this app."""
+    median_steps: float = 0
+
+
+class UIReplayApp(IRModel):
+    """Golden UI paths of one app replayed in headless Chromium by `envforge verify-ui`."""
+
+    replayed: int
+    passed: int
+    """The verifier passed after the golden run and failed on the initial state and after a no-op run."""
+    failed: dict[str, int] = Field(default_factory=dict)
+    """Reason -> tasks dropped from the app for it."""
+    median_replay_s: float
+    page_problems: int = 0
+    """Console errors, uncaught exceptions and failed requests over all golden runs."""
+    toasts_without_writes: int = 0
+    """Success messages shown after a step that changed no state."""
+
+
+class UIReplaySummary(IRModel):
+    """What `envforge verify-ui` found: per app, and the screenshots of the main screens it saved."""
+
+    chromium: str
+    apps: dict[str, UIReplayApp]
+    screenshots: list[str] = Field(default_factory=list)
+    """Package paths of the PNGs (`report/screenshots/<app>-<screen>.png`)."""
+    problems: list[str] = Field(default_factory=list)
+    """The first page problems and failures, one line each."""
+
+
 class ValidationReport(IRModel):
     """`report.json`: what was checked about a package and what came of it."""
 
@@ -120,3 +155,7 @@ class ValidationReport(IRModel):
     tasks: list[GateResult] = Field(default_factory=list)
     rollouts: RolloutSummary | None = None
     """Set by `envforge validate`: pass@k per task of a served model."""
+    ui: dict[str, UIAppSummary] = Field(default_factory=dict)
+    """App (web, phone) -> the tasks posed in it."""
+    ui_replay: UIReplaySummary | None = None
+    """Set by `envforge verify-ui`: the golden UI paths replayed in Chromium."""

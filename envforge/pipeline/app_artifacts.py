@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Self
 
 from envforge.ir.apps import AppSpec
+from envforge.ir.uitasks import UIDrop, UITask
 from envforge.pipeline.artifacts import Artifact, dump_json
 
 SPEC = "apps/app.json"
+UI_TASKS = "apps/ui_tasks.jsonl"
+UI_DROPPED = "apps/ui_dropped.json"
 
 
 class AppsArtifact(Artifact):
@@ -24,3 +28,25 @@ class AppsArtifact(Artifact):
     def from_files(cls, files: dict[str, bytes]) -> Self:
         assets = {name: data for name, data in files.items() if name != SPEC}
         return cls(spec=AppSpec.model_validate_json(files[SPEC]), assets=assets)
+
+
+class UITasksArtifact(Artifact):
+    """`apps/ui_tasks.jsonl` (one UI task per line) and `apps/ui_dropped.json` (the tasks not posed, and why)."""
+
+    tasks: list[UITask]
+    dropped: list[UIDrop]
+
+    def to_files(self) -> dict[str, bytes]:
+        lines = "".join(
+            json.dumps(task.model_dump(mode="json"), sort_keys=True, ensure_ascii=False) + "\n" for task in self.tasks
+        )
+        return {
+            UI_TASKS: lines.encode(),
+            UI_DROPPED: dump_json([drop.model_dump(mode="json") for drop in self.dropped]),
+        }
+
+    @classmethod
+    def from_files(cls, files: dict[str, bytes]) -> Self:
+        tasks = [UITask.model_validate_json(line) for line in files[UI_TASKS].decode().splitlines() if line.strip()]
+        dropped = [UIDrop.model_validate(item) for item in json.loads(files[UI_DROPPED])]
+        return cls(tasks=tasks, dropped=dropped)

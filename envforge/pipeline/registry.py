@@ -10,9 +10,12 @@ from envforge.stages.state.stage import STAGE as STATE
 from envforge.stages.tasks.stage import STAGE as TASKS
 from envforge.stages.toolgraph.stage import STAGE as TOOLGRAPH
 from envforge.stages.tooltests.stage import STAGE as TOOLTESTS
+from envforge.stages.uitasks.stage import STAGE as UITASKS
 from envforge.stages.verifiers.stage import STAGE as VERIFIERS
 
 ROOT = "blueprint"
 """The root artifact: the validated blueprint, made by the runner from the source file."""
 
-STAGES: list[Stage] = build_dag([ONTOLOGY, TOOLGRAPH, STATE, TOOLTESTS, TASKS, VERIFIERS, APPS, PACKAGE], roots=(ROOT,))
+STAGES: list[Stage] = build_dag(
+    [ONTOLOGY, TOOLGRAPH, STATE, TOOLTESTS, TASKS, VERIFIERS, APPS, UITASKS, PACKAGE], roots=(ROOT,)
+)

@@ -7,14 +7,9 @@ from collections.abc import Sequence
 from math import comb
 from pathlib import Path
 
-import yaml
-
-from envforge.hashing import hash_bytes
 from envforge.ir.verification import Pool, RolloutSummary, TaskRollouts, ValidationReport
-from envforge.pipeline.artifacts import EnvManifest, dump_json, dump_manifest
-from envforge.pipeline.store import read_files, write_dir_atomic
 from envforge.rollout.trajectory import Trajectory
-from envforge.stages.package.report import render_summary
+from envforge.stages.package.rewrite import rewrite_report
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -115,17 +110,4 @@ def _mean(values: Sequence[float]) -> float:
 
 def write_rollout_report(package: Path, summary: RolloutSummary) -> ValidationReport:
     """Put the summary into report.json and report.md, re-hash them in the manifest, and swap the folder."""
-    files = {name: data for name, data in read_files(package).items() if "__pycache__" not in name}
-    report = ValidationReport.model_validate_json(files["report.json"]).model_copy(update={"rollouts": summary})
-    files["report.json"] = dump_json(report.model_dump(mode="json"))
-    files["report.md"] = render_summary(report).encode()
-    manifest = EnvManifest.model_validate(yaml.safe_load(files["envforge.yaml"]))
-    hashes = {
-        **manifest.files,
-        "report.json": hash_bytes(files["report.json"]),
-        "report.md": hash_bytes(files["report.md"]),
-    }
-    manifest = manifest.model_copy(update={"files": dict(sorted(hashes.items()))})
-    files["envforge.yaml"] = dump_manifest(manifest)
-    write_dir_atomic(package, files)
-    return report
+    return rewrite_report(package, {"rollouts": summary})

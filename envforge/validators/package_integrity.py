@@ -25,6 +25,7 @@ REQUIRED_FILES = (
     "report.json",
     "report.md",
     "apps/app.json",
+    "apps/ui_tasks.jsonl",
 )
 
 

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from envforge.runtime.apps.uitasks import find_ui_task
+from envforge.runtime.environment import load_environment
 from envforge.runtime.tasks import load_tasks
+from tests.browser import find_chromium
 from tests.conftest import envforge_cli
 
 
@@ -27,3 +30,24 @@ def test_an_unknown_task_is_a_one_line_error_with_a_suggestion(retail_package: P
     assert result.returncode == 2
     assert result.stderr.startswith("envforge: error: ") and "no task 'retail-9999'" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("app", ["phone", "web"])
+def test_replaying_a_golden_ui_path_in_chromium_prints_a_passing_verdict(retail_package: Path, app: str) -> None:
+    """Real Chromium: the command clicks the path through the app and judges the session it changed."""
+    find_chromium()
+    task = next(t for t in load_tasks(retail_package).values() if t.kind == "multi_write")
+    posed = find_ui_task(retail_package, task.id, "phone" if app == "phone" else "web")
+    result = envforge_cli("run-task", str(retail_package), task.id, "--app", app, "--oracle", "--json")
+    assert result.returncode == 0, result.stderr
+    verdict = json.loads(result.stdout)
+    assert verdict["passed"] is True and verdict["instruction"] == posed.instruction
+    tools = load_environment(retail_package).tools
+    writes = [call.name for call in task.oracle if tools[call.name].kind == "write"]
+    assert [call["tool"] for call in verdict["calls"]] == writes
+
+
+def test_an_unknown_app_is_a_one_line_error(retail_package: Path) -> None:
+    result = envforge_cli("run-task", str(retail_package), "retail-0001", "--app", "tablet", "--oracle")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "envforge: error: --app: 'tablet' is not one of web, phone"

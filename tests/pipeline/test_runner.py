@@ -58,6 +58,7 @@ def test_changing_rows_rebuilds_only_the_stages_that_depend_on_it(tmp_path: Path
         "tasks": "built",
         "verifiers": "built",
         "apps": "cached",
+        "uitasks": "built",
         "package": "built",
     }
 
@@ -75,6 +76,7 @@ def test_force_rebuilds_everything_and_from_rebuilds_downstream_only(tmp_path: P
         "tasks": "built",
         "verifiers": "built",
         "apps": "built",
+        "uitasks": "built",
         "package": "built",
     }
     assert forced.package_hash == partial.package_hash == first.package_hash

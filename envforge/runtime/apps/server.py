@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Literal
 from urllib.parse import parse_qsl
 
 import jinja2
@@ -20,12 +19,13 @@ from starlette.routing import Route
 
 from envforge.errors import PackageError
 from envforge.ir.apps import AppSpec
+from envforge.ir.uitasks import AppKind
 from envforge.runtime.apps.episodes import AppEpisode, EpisodeRegistry
 from envforge.runtime.apps.harness import harness_routes
 from envforge.runtime.apps.pages import Pages
+from envforge.runtime.environment import Environment
 from envforge.runtime.episode import EnvPackage, load_package
 
-AppKind = Literal["web", "phone"]
 APPS: tuple[AppKind, ...] = ("web", "phone")
 SPEC_FILE = "apps/app.json"
 FORM_LIMIT = 64 * 1024
@@ -42,23 +42,28 @@ def load_app(package: EnvPackage, kind: AppKind) -> tuple[AppSpec, Path]:
     return AppSpec.model_validate_json(spec_path.read_bytes()), folder
 
 
-class AppServer:
-    """One environment's app (web or phone) for many isolated episodes."""
+def app_templates(loader: jinja2.BaseLoader) -> jinja2.Environment:
+    return jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
 
-    def __init__(self, package: EnvPackage, kind: AppKind, token: str | None = None) -> None:
-        self.package = package
-        self.kind = kind
-        self.token = token or secrets.token_urlsafe(24)
-        spec, self.folder = load_app(package, kind)
-        self.static = (self.folder / "static").resolve()
-        templates = jinja2.Environment(
-            # Each app's own templates first; macros both apps use live in `shared/`.
-            loader=jinja2.FileSystemLoader([self.folder, self.folder.parent / "shared"]),
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-        )
-        self.pages = Pages(package.env, spec, templates)
-        self.episodes = EpisodeRegistry(package.env)
+
+def asset_loader(assets: dict[str, bytes], kind: AppKind) -> jinja2.DictLoader:
+    """Templates of one app from the assets as they land in a package (`apps/<app>/...`, `apps/shared/...`)."""
+    templates: dict[str, str] = {}
+    for folder in ("shared", kind):  # the app's own templates win over the shared macros
+        prefix = f"apps/{folder}/"
+        for name, data in assets.items():
+            if name.startswith(prefix) and name.endswith(".html"):
+                templates[name.removeprefix(prefix)] = data.decode("utf-8")
+    return jinja2.DictLoader(templates)
+
+
+class AppSite:
+    """The pages of one app (web or phone) of an environment for many isolated episodes, without the harness."""
+
+    def __init__(self, env: Environment, spec: AppSpec, templates: jinja2.Environment, static: Path | None) -> None:
+        self.static = static.resolve() if static is not None else None
+        self.pages = Pages(env, spec, templates)
+        self.episodes = EpisodeRegistry(env)
 
     def _episode(self, request: Request) -> AppEpisode | None:
         return self.episodes.by_token(request.path_params["token"])
@@ -80,7 +85,8 @@ class AppServer:
         return self.pages.listing(episode, base, entity, dict(request.query_params))
 
     async def _static(self, request: Request) -> Response:
-        if self._episode(request) is None:
+        # The same files for every episode, so a page that outlives its episode still gets its icon and styles.
+        if self.static is None:
             return PlainTextResponse("not found", status_code=404)
         path = (self.static / request.path_params["path"]).resolve()
         if not path.is_relative_to(self.static) or not path.is_file():
@@ -88,12 +94,12 @@ class AppServer:
         return FileResponse(path)
 
     async def _root(self, request: Request) -> Response:
-        return HTMLResponse(f"<h1>{self.package.env.blueprint.title}</h1><p>Open the link of an episode.</p>")
+        return HTMLResponse(f"<h1>{self.pages.spec.title}</h1><p>Open the link of an episode.</p>")
 
-    def app(self) -> Starlette:
+    def routes(self) -> list[Route]:
         page_methods = ["GET"]
         form_methods = ["GET", "POST"]
-        routes = [
+        return [
             Route("/", self._root),
             Route("/e/{token}/", self._page, methods=page_methods),
             Route("/e/{token}/static/{path:path}", self._static, methods=page_methods),
@@ -101,9 +107,26 @@ class AppServer:
             Route("/e/{token}/{entity}/new/{tool}", self._page, methods=form_methods),
             Route("/e/{token}/{entity}/{key}", self._page, methods=page_methods),
             Route("/e/{token}/{entity}/{key}/do/{tool}", self._page, methods=form_methods),
-            *harness_routes(self.package, self.episodes, self.token),
         ]
-        return Starlette(routes=routes)
+
+    def app(self) -> Starlette:
+        return Starlette(routes=self.routes())
+
+
+class AppServer(AppSite):
+    """One package's app (web or phone) for many isolated episodes, with the harness's state API."""
+
+    def __init__(self, package: EnvPackage, kind: AppKind, token: str | None = None) -> None:
+        self.package = package
+        self.kind = kind
+        self.token = token or secrets.token_urlsafe(24)
+        spec, self.folder = load_app(package, kind)
+        # Each app's own templates first; macros both apps use live in `shared/`.
+        loader = jinja2.FileSystemLoader([self.folder, self.folder.parent / "shared"])
+        super().__init__(package.env, spec, app_templates(loader), self.folder / "static")
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[*self.routes(), *harness_routes(self.package, self.episodes, self.token)])
 
 
 async def _form(request: Request) -> dict[str, str]:

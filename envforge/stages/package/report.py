@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from statistics import median
 
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.tooltests import ToolTestReport
-from envforge.ir.verification import ExcludedTool, GateResult, GateSummary, RolloutSummary, ValidationReport
+from envforge.ir.uitasks import UIDrop, UITask
+from envforge.ir.verification import (
+    ExcludedTool,
+    GateResult,
+    GateSummary,
+    RolloutSummary,
+    UIAppSummary,
+    UIReplaySummary,
+    ValidationReport,
+)
 
 
 def _rate(part: int, whole: int) -> float:
@@ -56,6 +66,19 @@ def build_report(
     )
 
 
+def ui_summary(tasks: list[UITask], dropped: list[UIDrop]) -> dict[str, UIAppSummary]:
+    summary: dict[str, UIAppSummary] = {}
+    for app in sorted({task.app for task in tasks} | {drop.app for drop in dropped}):
+        steps = sorted(len(task.steps) for task in tasks if task.app == app)
+        reasons = Counter(drop.reason for drop in dropped if drop.app == app)
+        summary[app] = UIAppSummary(
+            posed=len(steps),
+            dropped=dict(sorted(reasons.items())),
+            median_steps=median(steps) if steps else 0,
+        )
+    return summary
+
+
 def render_summary(report: ValidationReport) -> str:
     gate = report.gate
     lines = [
@@ -75,9 +98,30 @@ def render_summary(report: ValidationReport) -> str:
     ]
     if report.shortfall:
         lines.append(f"- Shortfall: {report.shortfall}")
+    if report.ui:
+        lines += ["", "## UI tasks (golden paths proved over HTTP)", ""]
+        for app, ui in report.ui.items():
+            dropped = ", ".join(f"{reason} {count}" for reason, count in ui.dropped.items()) or "none"
+            lines.append(f"- {app}: {ui.posed} posed, median {ui.median_steps:g} steps; dropped: {dropped}")
+    if report.ui_replay is not None:
+        lines += ["", *_render_ui_replay(report.ui_replay)]
     if report.rollouts is not None:
         lines += ["", *_render_rollouts(report.rollouts)]
     return "\n".join(lines) + "\n"
+
+
+def _render_ui_replay(replay: UIReplaySummary) -> list[str]:
+    lines = [f"## UI replay in Chromium ({replay.chromium})", ""]
+    for app, result in replay.apps.items():
+        failed = ", ".join(f"{reason} {count}" for reason, count in result.failed.items()) or "none"
+        lines.append(
+            f"- {app}: {result.passed} of {result.replayed} pass after the golden run and fail on initial and no-op; "
+            f"median replay {result.median_replay_s:.2f} s; dropped: {failed}; page problems {result.page_problems}; "
+            f"success messages without a write {result.toasts_without_writes}"
+        )
+    lines += [f"- screenshot: {path}" for path in replay.screenshots]
+    lines += [f"- problem: {problem}" for problem in replay.problems]
+    return lines
 
 
 def _render_rollouts(summary: RolloutSummary) -> list[str]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from envforge import __version__
 from envforge.hashing import hash_bytes
-from envforge.pipeline.app_artifacts import AppsArtifact
+from envforge.pipeline.app_artifacts import AppsArtifact, UITasksArtifact
 from envforge.pipeline.artifacts import (
     Artifact,
     BlueprintArtifact,
@@ -23,7 +23,7 @@ from envforge.pipeline.task_artifacts import TaskSetArtifact, VerifierArtifact, 
 from envforge.pipeline.tooltest_artifacts import ToolTestArtifact
 from envforge.runtime.environment import dump_blueprint
 from envforge.stages.package.policy import render_policy
-from envforge.stages.package.report import build_report, render_summary
+from envforge.stages.package.report import build_report, render_summary, ui_summary
 
 
 def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArtifact:
@@ -34,6 +34,7 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
     tools_report = need(inputs, "tooltests", ToolTestArtifact).report
     verified = need(inputs, "verifiers", VerifierArtifact)
     requested = need(inputs, "tasks", TaskSetArtifact).requested
+    uitasks = need(inputs, "uitasks", UITasksArtifact)
     spec = blueprint.blueprint
     files: dict[str, bytes] = {
         "blueprint.yaml": dump_blueprint(spec).encode(),
@@ -44,8 +45,10 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
         **{name: data for name, data in verified.to_files().items() if name.startswith("verifiers/")},
         "tasks.jsonl": dump_jsonl(verified.accepted),
         **need(inputs, "apps", AppsArtifact).to_files(),
+        **uitasks.to_files(),
     }
     report = build_report(spec.env_id, requested, tools_report, verified.results, verified.accepted)
+    report = report.model_copy(update={"ui": ui_summary(uitasks.tasks, uitasks.dropped)})
     files["report.json"] = dump_json(report.model_dump(mode="json"))
     files["report.md"] = render_summary(report).encode()
     tools = toolgraph.toolgraph.tools
@@ -69,12 +72,17 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
             "personas": len(spec.personas),
             "state_rows": sum(state.rows.values()),
             "tasks": len(verified.accepted),
+            "ui_tasks_web": sum(task.app == "web" for task in uitasks.tasks),
+            "ui_tasks_phone": sum(task.app == "phone" for task in uitasks.tasks),
             "tools_excluded": len(tools_report.excluded()),
         },
         entry_points={
             "run_task": "envforge run-task {package} TASK_ID --oracle",
             "mcp_stdio": "envforge serve {package} --transport stdio",
             "mcp_http": "envforge serve {package} --transport http",
+            "web_app": "envforge serve {package} --app web",
+            "phone_app": "envforge serve {package} --app phone",
+            "ui_task": "envforge run-task {package} TASK_ID --app phone --oracle",
         },
     )
     files["envforge.yaml"] = dump_manifest(manifest)
@@ -84,8 +92,9 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
 STAGE = Stage(
     name="package",
     # 2: report.json carries the rollouts section (null until `envforge validate` fills it). 3: apps/.
-    version=3,
-    inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "apps"),
+    # 4: UI tasks (apps/ui_tasks.jsonl, the report's ui section).
+    version=4,
+    inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "apps", "uitasks"),
     output=PackageArtifact,
     build=build,
     config_fields=("rows", "seed", "tasks"),

@@ -1,0 +1,44 @@
+"""Reading a package's UI tasks (`apps/ui_tasks.jsonl`): one line per task and app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from envforge.errors import PackageError
+from envforge.ir.uitasks import AppKind, UITask
+from envforge.pipeline.app_artifacts import UI_TASKS
+
+UI_TASKS_FILE = UI_TASKS
+
+
+def load_ui_tasks(package: Path) -> list[UITask]:
+    path = package / UI_TASKS_FILE
+    if not path.is_file():
+        raise PackageError(f"{package}: no {UI_TASKS_FILE}; regenerate the package with `envforge generate`")
+    tasks = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            tasks.append(UITask.model_validate_json(line))
+        except ValidationError as error:
+            first = error.errors()[0]
+            raise PackageError(f"{path}:{number}: not a UI task ({first['msg']})") from None
+    return tasks
+
+
+def find_ui_task(package: Path, task_id: str, app: AppKind) -> UITask:
+    """The task posed in `app`, or a one-line error saying whether the task exists in the other app."""
+    tasks = load_ui_tasks(package)
+    for task in tasks:
+        if task.task_id == task_id and task.app == app:
+            return task
+    other = [task.app for task in tasks if task.task_id == task_id]
+    if other:
+        raise PackageError(f"{package}: task '{task_id}' is posed in the {other[0]} app only; use --app {other[0]}")
+    raise PackageError(
+        f"{package}: task '{task_id}' has no UI task in the {app} app (see the report's dropped UI tasks); "
+        f"the package poses {sum(t.app == app for t in tasks)} tasks there"
+    )

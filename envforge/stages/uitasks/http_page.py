@@ -1,0 +1,236 @@
+"""A page of an app as a person's browser sees it, driven over HTTP without a browser.
+
+The golden path builder clicks, types and selects on this model exactly what a replay in Chromium will:
+elements by `data-testid`, links followed, forms submitted with every named control the way a browser
+encodes them. A step that names a missing element fails here first, before any browser runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urlencode, urljoin, urlsplit
+
+from starlette.testclient import TestClient
+
+from envforge.ir.uitasks import UIStep
+
+CONTROLS = frozenset({"input", "select", "textarea", "button"})
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+
+
+@dataclass
+class Control:
+    """A named form control and the value a browser would submit for it."""
+
+    tag: str
+    name: str
+    kind: str
+    value: str
+    options: list[str] = field(default_factory=list)
+    checked: bool = False
+
+
+@dataclass
+class Form:
+    action: str
+    method: str
+    controls: list[Control] = field(default_factory=list)
+
+    def encoded(self) -> str:
+        pairs = [
+            (c.name, c.value)
+            for c in self.controls
+            if c.tag != "button" and (c.kind not in ("checkbox", "radio") or c.checked)
+        ]
+        return urlencode(pairs)
+
+
+@dataclass
+class Element:
+    tag: str
+    attrs: dict[str, str]
+    form: Form | None
+    control: Control | None
+    text: str = ""
+    """The visible text inside it, whitespace collapsed once the element closes."""
+
+
+class _Parser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: dict[str, list[Element]] = {}
+        self.forms: list[Form] = []
+        self._form: Form | None = None
+        self._select: Control | None = None
+        self._option: str | None = None
+        self._option_selected = False
+        self._textarea: Control | None = None
+        self._open: list[tuple[str, Element | None]] = []
+
+    def handle_starttag(self, tag: str, attributes: list[tuple[str, str | None]]) -> None:
+        attrs = {name: value or "" for name, value in attributes}
+        control: Control | None = None
+        if tag == "form":
+            self._form = Form(action=attrs.get("action", ""), method=attrs.get("method", "get").lower())
+            self.forms.append(self._form)
+        elif (tag in CONTROLS and "name" in attrs) or tag == "button":
+            kind = attrs.get("type", "submit" if tag == "button" else "text").lower()
+            control = Control(tag, attrs.get("name", ""), kind, attrs.get("value", ""), checked="checked" in attrs)
+            if self._form is not None and control.name:
+                self._form.controls.append(control)
+            if tag == "select":
+                self._select = control
+            elif tag == "textarea":
+                self._textarea = control
+        elif tag == "option" and self._select is not None:
+            self._option = attrs.get("value")
+            self._option_selected = "selected" in attrs
+            if self._option is not None:
+                self._add_option(self._option)
+        testid = attrs.get("data-testid")
+        element = Element(tag, attrs, self._form, control) if testid else None
+        if testid and element is not None:
+            self.elements.setdefault(testid, []).append(element)
+        if tag not in VOID:
+            self._open.append((tag, element))
+
+    def _add_option(self, value: str) -> None:
+        assert self._select is not None
+        first = not self._select.options
+        self._select.options.append(value)
+        if first or self._option_selected:
+            self._select.value = value
+
+    def handle_data(self, data: str) -> None:
+        for _, element in self._open:
+            if element is not None:
+                element.text += data
+        if self._textarea is not None:
+            self._textarea.value += data
+        elif self._select is not None and self._option is None and data.strip():
+            self._option = data.strip()
+            self._add_option(self._option)
+
+    def handle_endtag(self, tag: str) -> None:
+        while any(name == tag for name, _ in self._open):
+            name, element = self._open.pop()
+            if element is not None:
+                element.text = " ".join(element.text.split())
+            if name == tag:
+                break
+        if tag == "form":
+            self._form = None
+        elif tag == "select":
+            self._select = None
+        elif tag == "option":
+            self._option = None
+        elif tag == "textarea":
+            self._textarea = None
+
+
+class StepError(Exception):
+    """A step of the path cannot be done on the page as served."""
+
+
+class HttpPage:
+    """One episode's page, moved through the app by clicks, typing and selecting; records every step."""
+
+    def __init__(self, client: TestClient, home: str) -> None:
+        self.client = client
+        self.steps: list[UIStep] = []
+        self.url = ""
+        self.status = 0
+        self.html = ""
+        self._elements: dict[str, list[Element]] = {}
+        self.open(home)
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.url).path
+
+    def open(self, url: str, body: str | None = None) -> None:
+        if body is None:
+            response = self.client.get(url)
+        else:
+            headers = {"Content-Type": "application/x-www-form-urlencoded"}
+            response = self.client.post(url, content=body, headers=headers)
+        self.url, self.status, self.html = str(response.url), response.status_code, response.text
+        parser = _Parser()
+        parser.feed(self.html)
+        self._elements = parser.elements
+
+    def has(self, testid: str) -> bool:
+        return len(self._elements.get(testid, [])) == 1
+
+    def element(self, testid: str) -> Element:
+        found = self._elements.get(testid, [])
+        if len(found) != 1:
+            raise StepError(f"{len(found)} elements named {testid!r} on {self.path}")
+        return found[0]
+
+    def href(self, testid: str) -> str | None:
+        element = self._elements.get(testid, [])
+        return urljoin(self.url, element[0].attrs["href"]) if len(element) == 1 and "href" in element[0].attrs else None
+
+    def click(self, testid: str) -> None:
+        element = self.element(testid)
+        if element.tag == "a" and "href" in element.attrs:
+            self.steps.append(UIStep(action="click", target=testid, navigates=True))
+            self.open(urljoin(self.url, element.attrs["href"]))
+        elif element.tag == "button" and element.form is not None:
+            self.steps.append(UIStep(action="click", target=testid, navigates=True))
+            form = element.form
+            action = urljoin(self.url, form.action or self.url)
+            if form.method == "post":
+                self.open(action, form.encoded())
+            else:
+                self.open(f"{urlsplit(action)._replace(query='').geturl()}?{form.encoded()}")
+        elif element.tag == "summary":
+            self.steps.append(UIStep(action="click", target=testid))
+        else:
+            raise StepError(f"{testid!r} on {self.path} is a <{element.tag}>, not something to click")
+
+    def _control(self, testid: str, tags: tuple[str, ...]) -> Control:
+        element = self.element(testid)
+        if element.control is None or element.tag not in tags:
+            raise StepError(f"{testid!r} on {self.path} is not a {'/'.join(tags)} control")
+        return element.control
+
+    def fill(self, testid: str, value: str) -> None:
+        self._control(testid, ("input", "textarea")).value = value
+        self.steps.append(UIStep(action="fill", target=testid, value=value))
+
+    def select(self, testid: str, value: str) -> None:
+        control = self._control(testid, ("select",))
+        if value not in control.options:
+            raise StepError(f"{testid!r} on {self.path} has no option {value!r}")
+        control.value = value
+        self.steps.append(UIStep(action="select", target=testid, value=value))
+
+    def check(self, testid: str, checked: bool) -> None:
+        control = self._control(testid, ("input",))
+        if control.checked != checked:
+            control.checked = checked
+            self.steps.append(UIStep(action="check" if checked else "uncheck", target=testid))
+
+    def read(self, testid: str) -> str:
+        text = self.element(testid).text
+        self.steps.append(UIStep(action="read", target=testid))
+        return text
+
+    def mark(self) -> tuple[int, str]:
+        """Where the path is now, to come back to after a try that did not lead anywhere."""
+        return len(self.steps), self.url
+
+    def rewind(self, mark: tuple[int, str]) -> None:
+        count, url = mark
+        del self.steps[count:]
+        self.open(url)
+
+    def refusal(self) -> str:
+        """What the page says went wrong (its alerts), in one line."""
+        alerts = re.findall(r'role="alert"[^>]*>(.*?)</(?:div|p)>', self.html, flags=re.DOTALL)
+        text = " ".join(re.sub(r"<[^>]+>", " ", alert) for alert in alerts)
+        return " ".join(text.split()) or f"no success message (HTTP {self.status} on {self.path})"

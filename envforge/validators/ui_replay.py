@@ -1,0 +1,249 @@
+"""Golden UI paths replayed in headless Chromium: the check behind `envforge verify-ui`.
+
+For every UI task: the verifier fails on the initial state, passes after the golden path is clicked
+through in a real browser, and fails after a no-op run (the app opened, nothing done). Along the way no
+page may log a console error, throw, or fail a request, and no success message may show after a step that
+wrote nothing. The first task of each app also leaves screenshots of the app's main screens.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import median
+from typing import TYPE_CHECKING
+
+from envforge.ir.tasks import ToolCall, Transcript
+from envforge.ir.uitasks import AppKind, UIDrop, UIStep, UITask
+from envforge.ir.verification import UIReplayApp, UIReplaySummary, ValidationReport
+from envforge.pipeline.app_artifacts import UI_DROPPED, UITasksArtifact
+from envforge.runtime.apps.chromium import context_options, launched_chromium
+from envforge.runtime.apps.episodes import AppEpisode
+from envforge.runtime.apps.replay import ReplayError, run_steps, watch
+from envforge.runtime.apps.server import AppServer
+from envforge.runtime.apps.threaded import serve_in_thread
+from envforge.runtime.episode import EnvPackage
+from envforge.stages.package.report import ui_summary
+from envforge.stages.package.rewrite import rewrite_report
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+PROBLEMS_KEPT = 20
+SCREENSHOTS = "report/screenshots"
+SCREENS = ("home", "list", "detail", "form", "confirm", "done")
+
+
+@dataclass
+class ReplayOutcome:
+    task: UITask
+    reason: str | None = None
+    """None when every check held; else a stable code (`golden_failed`, `step_failed`, `page_problems`, ...)."""
+    detail: str = ""
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    toasts_without_writes: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return self.reason is None
+
+
+def _calls(episode: AppEpisode) -> list[ToolCall]:
+    return [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in episode.calls]
+
+
+def _screen_of(step: UIStep) -> str | None:
+    """Which main screen a step opens, for the screenshots."""
+    if step.target.startswith(("nav-", "home-")) and step.target != "nav-more":
+        return "list"
+    if step.target.startswith(("find-submit-", "row-")):
+        return "detail"
+    if step.target.startswith("action-"):
+        return "form"
+    if step.target == "submit":
+        return "confirm"
+    return None
+
+
+class UIReplayer:
+    """One app of one package, served on a local port and driven by one Chromium context."""
+
+    def __init__(self, package: EnvPackage, app: AppKind, browser: Browser, base_url: str, server: AppServer) -> None:
+        self.package = package
+        self.app = app
+        self.server = server
+        self.base_url = base_url
+        self.context = browser.new_context(**context_options(app))
+        self.page: Page = self.context.new_page()
+        self.problems = watch(self.page)
+
+    def close(self) -> None:
+        self.context.close()
+
+    def _home(self, episode: AppEpisode) -> None:
+        self.page.goto(f"{self.base_url}/e/{episode.token}/", wait_until="load")
+
+    def replay(self, task: UITask, shots: dict[str, Path] | None = None) -> ReplayOutcome:
+        outcome = ReplayOutcome(task)
+        episode = self.server.episodes.create(task_id=task.task_id)
+        try:
+            if self.package.verify(task.task_id, episode.initial, episode.initial, Transcript()).passed:
+                outcome.reason, outcome.detail = "passes_untouched", "the verifier passes on the initial state"
+                return outcome
+            self._golden(task, episode, outcome, shots)
+            if outcome.passed:
+                self._noop(task, episode, outcome)
+        finally:
+            self.server.episodes.close(episode.id)
+        return outcome
+
+    def _golden(self, task: UITask, episode: AppEpisode, outcome: ReplayOutcome, shots: dict[str, Path] | None) -> None:
+        seen = len(self.problems)
+        last_hash = episode.session.state_hash()
+
+        def after(index: int, step: UIStep) -> None:
+            nonlocal last_hash
+            if step.navigates and self.page.get_by_test_id("flash").count():
+                state = episode.session.state_hash()
+                if state == last_hash:
+                    outcome.toasts_without_writes += 1
+                last_hash = state
+            screen = _screen_of(step)
+            if shots is not None and screen is not None and screen in shots and not shots[screen].exists():
+                self.page.screenshot(path=str(shots[screen]), full_page=False)
+
+        started = time.perf_counter()
+        try:
+            self._home(episode)
+            if shots is not None:
+                self.page.screenshot(path=str(shots["home"]))
+            answer = run_steps(self.page, task.steps, after_step=after)
+        except ReplayError as error:
+            outcome.reason, outcome.detail = "step_failed", str(error)
+            return
+        finally:
+            outcome.seconds = time.perf_counter() - started
+        if shots is not None:
+            self.page.screenshot(path=str(shots["done"]))
+        outcome.problems = self.problems[seen:]
+        transcript = Transcript(calls=_calls(episode), answer=answer if task.answers else None)
+        verdict = self.package.verify(task.task_id, episode.initial, episode.session.snapshot(), transcript)
+        if not verdict.passed:
+            outcome.reason, outcome.detail = "golden_failed", "; ".join(verdict.reasons)
+        elif outcome.problems:
+            outcome.reason, outcome.detail = "page_problems", outcome.problems[0]
+        elif outcome.toasts_without_writes:
+            outcome.reason, outcome.detail = "toast_without_write", "a success message showed but no state changed"
+
+    def _noop(self, task: UITask, episode: AppEpisode, outcome: ReplayOutcome) -> None:
+        episode.reset()
+        self._home(episode)
+        verdict = self.package.verify(task.task_id, episode.initial, episode.session.snapshot(), Transcript())
+        if verdict.passed:
+            outcome.reason, outcome.detail = "passes_noop", "the verifier passes after a run that did nothing"
+
+
+def spread(tasks: list[UITask], sample: int | None) -> list[UITask]:
+    """An even spread of `sample` tasks (all of them without a sample)."""
+    if sample is None or sample >= len(tasks):
+        return tasks
+    step = len(tasks) / sample
+    return [tasks[int(index * step)] for index in range(sample)]
+
+
+@contextmanager
+def replayers(package: EnvPackage, apps: tuple[AppKind, ...]) -> Iterator[dict[AppKind, UIReplayer]]:
+    """A served app and a Chromium context per app, for the block."""
+    with launched_chromium() as browser, ExitStack() as stack:
+        opened: dict[AppKind, UIReplayer] = {}
+        for app in apps:
+            server = AppServer(package, app)
+            base_url = stack.enter_context(serve_in_thread(server.app()))
+            opened[app] = UIReplayer(package, app, browser, base_url, server)
+            stack.callback(opened[app].close)
+        yield opened
+
+
+def replay_ui_tasks(
+    package: EnvPackage,
+    tasks: list[UITask],
+    apps: tuple[AppKind, ...],
+    *,
+    sample: int | None = None,
+    screenshots: Path | None = None,
+    progress: Callable[[ReplayOutcome], None] | None = None,
+) -> tuple[list[ReplayOutcome], str]:
+    """Replay the (sampled) UI tasks of each app; returns the outcomes and the browser's version."""
+    outcomes: list[ReplayOutcome] = []
+    with replayers(package, apps) as opened:
+        browser = next(iter(opened.values())).context.browser
+        browser_version = browser.version if browser is not None else "unknown"
+        for app, replayer in opened.items():
+            chosen = spread([task for task in tasks if task.app == app], sample)
+            shot_task = next((task for task in chosen if not task.answers), chosen[0] if chosen else None)
+            for task in chosen:
+                shots = None
+                if screenshots is not None and task is shot_task:
+                    screenshots.mkdir(parents=True, exist_ok=True)
+                    shots = {screen: screenshots / f"{app}-{screen}.png" for screen in SCREENS}
+                outcome = replayer.replay(task, shots)
+                outcomes.append(outcome)
+                if progress is not None:
+                    progress(outcome)
+    return outcomes, browser_version
+
+
+def summarize(outcomes: list[ReplayOutcome], chromium: str, screenshots: list[str]) -> UIReplaySummary:
+    apps: dict[str, UIReplayApp] = {}
+    for app in sorted({outcome.task.app for outcome in outcomes}):
+        mine = [outcome for outcome in outcomes if outcome.task.app == app]
+        failed = Counter(outcome.reason for outcome in mine if outcome.reason is not None)
+        timed = [outcome.seconds for outcome in mine if outcome.reason not in ("passes_untouched",)]
+        apps[app] = UIReplayApp(
+            replayed=len(mine),
+            passed=sum(outcome.passed for outcome in mine),
+            failed=dict(sorted((str(reason), count) for reason, count in failed.items())),
+            median_replay_s=round(median(timed), 4) if timed else 0.0,
+            page_problems=sum(len(outcome.problems) for outcome in mine),
+            toasts_without_writes=sum(outcome.toasts_without_writes for outcome in mine),
+        )
+    problems = [
+        f"{outcome.task.app} {outcome.task.task_id}: {outcome.reason}: {outcome.detail}"
+        for outcome in outcomes
+        if not outcome.passed
+    ][:PROBLEMS_KEPT]
+    return UIReplaySummary(chromium=chromium, apps=apps, screenshots=screenshots, problems=problems)
+
+
+def drops(outcomes: list[ReplayOutcome]) -> list[UIDrop]:
+    return [
+        UIDrop(task_id=o.task.task_id, app=o.task.app, reason=f"chromium_{o.reason}", detail=o.detail)
+        for o in outcomes
+        if o.reason is not None
+    ]
+
+
+def record_replay(
+    package_path: Path, tasks: list[UITask], outcomes: list[ReplayOutcome], chromium: str, shots: Path | None
+) -> ValidationReport:
+    """Drop the UI tasks that failed in Chromium (with their reasons), save the screenshots and the summary."""
+    failed = {(o.task.task_id, o.task.app) for o in outcomes if not o.passed}
+    kept = [task for task in tasks if (task.task_id, task.app) not in failed]
+    dropped_path = package_path / UI_DROPPED
+    earlier = [UIDrop.model_validate(item) for item in json.loads(dropped_path.read_bytes())]
+    earlier = [
+        drop for drop in earlier if not drop.reason.startswith("chromium_") or (drop.task_id, drop.app) in failed
+    ]
+    dropped = [*[d for d in earlier if (d.task_id, d.app) not in failed], *drops(outcomes)]
+    files: dict[str, bytes | None] = dict(UITasksArtifact(tasks=kept, dropped=dropped).to_files())
+    pictures = sorted(shots.glob("*.png")) if shots is not None else []
+    names = [f"{SCREENSHOTS}/{picture.name}" for picture in pictures]
+    files.update({name: picture.read_bytes() for name, picture in zip(names, pictures, strict=True)})
+    update = {"ui": ui_summary(kept, dropped), "ui_replay": summarize(outcomes, chromium, names)}
+    return rewrite_report(package_path, update, files)

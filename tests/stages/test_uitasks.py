@@ -1,0 +1,144 @@
+"""The `uitasks` stage on every shipped domain: each accepted task posed in both apps, with a golden path
+that was proved on the real app server over HTTP (no browser here; tests/runtime/apps/test_golden_replay.py
+replays the same paths in Chromium)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from envforge.ir.apps import AppSpec
+from envforge.ir.tasks import ToolCall, Transcript
+from envforge.ir.uitasks import UIDrop
+from envforge.runtime.apps.server import AppServer
+from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
+from envforge.runtime.episode import load_package
+from envforge.stages.uitasks.http_page import HttpPage, StepError
+from envforge.stages.uitasks.paths import UnbuildableError, build_path
+from envforge.stages.uitasks.wording import request_of, third_person, ui_instruction
+from tests.conftest import BLUEPRINTS, TEST_TASKS
+
+DOMAINS = [path.stem for path in BLUEPRINTS]
+STABLE_TARGETS = (
+    "nav-", "home-", "find-", "search-", "row-", "action-", "field-", "open-actions", "submit", "confirm",
+    "next-page", "value-", "result-count",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_accepted_task_is_posed_in_both_apps_or_dropped_with_a_reason(
+    packages: dict[str, Path], domain: str
+) -> None:
+    package = packages[domain]
+    accepted = [json.loads(line)["id"] for line in (package / "tasks.jsonl").read_text().splitlines()]
+    ui_tasks = load_ui_tasks(package)
+    dropped = [UIDrop.model_validate(item) for item in json.loads((package / "apps/ui_dropped.json").read_text())]
+    for app in ("web", "phone"):
+        posed = {task.task_id for task in ui_tasks if task.app == app}
+        refused = {drop.task_id for drop in dropped if drop.app == app}
+        assert posed | refused == set(accepted)
+        assert not posed & refused
+        assert len(posed) >= 0.9 * TEST_TASKS, f"{domain} {app}: {len(posed)} posed; dropped {dropped}"
+    report = json.loads((package / "report.json").read_text())
+    assert report["ui"]["web"]["posed"] == sum(task.app == "web" for task in ui_tasks)
+    assert report["ui"]["phone"]["posed"] == sum(task.app == "phone" for task in ui_tasks)
+    assert "## UI tasks" in (package / "report.md").read_text()
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_paths_use_stable_selectors_and_the_phone_opens_its_action_sheet(
+    packages: dict[str, Path], domain: str
+) -> None:
+    spec = AppSpec.model_validate_json((packages[domain] / "apps/app.json").read_bytes())
+    on_records = {form.tool for form in spec.actions if form.record_param is not None}
+    for task in load_ui_tasks(packages[domain]):
+        assert all(step.target.startswith(STABLE_TARGETS) for step in task.steps), task.steps
+        clicks = [step.target for step in task.steps if step.action == "click"]
+        assert clicks[0].startswith(("nav-", "home-")) or clicks[0] == "nav-more"
+        if task.answers:
+            assert task.steps[-1].action == "read"
+        else:
+            assert "submit" in clicks
+        for index, target in enumerate(clicks):
+            if target.removeprefix("action-") in on_records:
+                # a record's actions live in the phone's bottom sheet, opened first; the web shows them inline
+                assert (clicks[index - 1] == "open-actions") == (task.app == "phone"), (task.task_id, clicks)
+
+
+def test_a_ui_instruction_is_worded_for_the_screen_and_keeps_every_fact(packages: dict[str, Path]) -> None:
+    package = load_package(packages["retail"])
+    write = next(package.task(t) for t in package.task_ids if package.task(t).oracle[-1].name == "cancel_order")
+    ui = find_ui_task(packages["retail"], write.id, "web")
+    assert ui.instruction.startswith(f"In the {package.env.blueprint.title} app, for customer ")
+    assert write.scenario.known["email"] in ui.instruction
+    assert " my " not in f" {ui.instruction} " and "their order" in ui.instruction
+    assert third_person(request_of(write)) in ui.instruction
+    question = next(package.task(t) for t in package.task_ids if package.task(t).kind == "read")
+    worded = ui_instruction(question, "Shop", "customer")
+    assert worded.startswith("In the Shop app, look up customer ") and "find out " in worded
+    assert worded.endswith("Answer with the value as the app shows it.")
+
+
+def test_question_paths_read_the_answer_off_the_screen(packages: dict[str, Path]) -> None:
+    """The golden path of a question ends on the value the verifier wants, as the app renders it."""
+    path = packages["library"]
+    package = load_package(path)
+    server = AppServer(package, "phone")
+    with TestClient(server.app()) as client:
+        questions = [package.task(t) for t in package.task_ids if package.task(t).kind == "read"]
+        assert questions
+        for task in questions:
+            steps, episode, answer = build_path(server, "phone", client, task)
+            assert steps[-1].action == "read"
+            verdict = package.verify(task.id, episode.initial, episode.session.snapshot(), Transcript(answer=answer))
+            assert verdict.passed, (task.instruction, answer, verdict.reasons)
+            assert not package.verify(task.id, episode.initial, episode.initial, Transcript(answer="0")).passed or (
+                task.expected_answer == "0"
+            )
+
+
+def test_a_path_is_the_oracle_done_by_hand(packages: dict[str, Path]) -> None:
+    """Doing the steps on a fresh episode makes exactly the oracle's tool calls of WRITE tools."""
+    path = packages["airline"]
+    package = load_package(path)
+    server = AppServer(package, "web")
+    with TestClient(server.app()) as client:
+        for task_id in package.task_ids[:8]:
+            task = package.task(task_id)
+            _, episode, _ = build_path(server, "web", client, task)
+            writes = [(name, ok) for name, _, ok in episode.calls if package.env.tools[name].kind == "write"]
+            oracle = [call.name for call in task.oracle if package.env.tools[call.name].kind == "write"]
+            assert writes == [(name, True) for name in oracle]
+
+
+def test_a_task_whose_record_the_app_cannot_reach_is_unbuildable(packages: dict[str, Path]) -> None:
+    path = packages["retail"]
+    package = load_package(path)
+    task = next(package.task(t) for t in package.task_ids if package.task(t).oracle[-1].name == "cancel_order")
+    broken = task.model_copy(
+        update={"oracle": [*task.oracle[:-1], ToolCall(name="cancel_order", arguments={"order_id": "ORD-000000"})]}
+    )
+    server = AppServer(package, "web")
+    with TestClient(server.app()) as client, pytest.raises(UnbuildableError) as caught:
+        build_path(server, "web", client, broken)
+    assert caught.value.reason == "record_unreachable"
+    assert len(server.episodes) == 0
+
+
+def test_the_page_model_refuses_what_a_browser_could_not_do(packages: dict[str, Path]) -> None:
+    path = packages["retail"]
+    server = AppServer(load_package(path), "web")
+    spec = AppSpec.model_validate_json((path / "apps/app.json").read_bytes())
+    with TestClient(server.app()) as client:
+        episode = server.episodes.create()
+        page = HttpPage(client, f"/e/{episode.token}/")
+        with pytest.raises(StepError, match="0 elements named 'nav-nowhere'"):
+            page.click("nav-nowhere")
+        page.click(f"nav-{spec.navigation[0]}")
+        with pytest.raises(StepError, match="not a select control"):
+            page.select("search-submit", "x")
+        assert [step.target for step in page.steps] == [f"nav-{spec.navigation[0]}"]
+        assert page.path == f"/e/{episode.token}/{spec.navigation[0]}/"
