@@ -4,6 +4,7 @@ Baselines are measured in the same run:
 - cold start: a browser-hosted instance (launch a fresh Chromium and load the app's first page), which is what
   environments that host each app instance in its own browser pay per episode;
 - reset: restarting the server process (the cold start again), against one call to the state API;
+- golden UI replay: the same tasks' oracle tool calls made in process, without any UI;
 - memory: one Chromium per episode, against one more context in a shared Chromium.
 """
 
@@ -26,7 +27,12 @@ import psutil
 
 from envforge.bench.report import BenchRow, Timing, summarize, timed_row
 from envforge.errors import UserInputError
+from envforge.ir.uitasks import AppKind
 from envforge.runtime.apps.chromium import CHROMIUM_ARGS, INSTALL_HINT, find_chromium
+from envforge.runtime.apps.uitasks import load_ui_tasks
+from envforge.runtime.episode import load_package
+from envforge.runtime.session import Session
+from envforge.validators.ui_replay import replay_ui_tasks, spread
 
 TOKEN = "envforge-bench"
 _ANNOUNCED = re.compile(r"at (http://[0-9.]+:\d+);")
@@ -128,8 +134,39 @@ def _browser_rows(base: str, app: str, contexts: int, repeat: int) -> tuple[Benc
     return memory, summarize(launches)
 
 
-def bench_apps(package: Path, app: str, *, repeat: int = 5, contexts: int = 8) -> list[BenchRow]:
-    """Cold start, reset through the state API, and memory per browser context, beside their baselines."""
+def _golden_row(package_path: Path, app: AppKind, count: int) -> BenchRow:
+    """Golden UI paths clicked through in Chromium, beside the same tasks' oracles called in process."""
+    package = load_package(package_path)
+    chosen = spread([task for task in load_ui_tasks(package_path) if task.app == app], count)
+    if not chosen:
+        raise UserInputError(f"{package_path}: no UI tasks in the {app} app to replay")
+    outcomes, _ = replay_ui_tasks(package, chosen, (app,))
+    failed = [outcome for outcome in outcomes if not outcome.passed]
+    if failed:
+        first = failed[0]
+        raise UserInputError(f"{package_path}: golden UI path of {first.task.task_id} failed: {first.detail}")
+    oracles: list[int] = []
+    for task in chosen:
+        started = perf_counter_ns()
+        session = Session(package.env)
+        for call in package.task(task.task_id).oracle:
+            session.call_tool(call.name, call.arguments)
+        oracles.append(perf_counter_ns() - started)
+        session.close()
+    steps = statistics.median(len(task.steps) for task in chosen)
+    return timed_row(
+        "app_golden_replay",
+        f"golden UI task replay in headless Chromium ({app}, median {steps:g} steps)",
+        summarize([int(outcome.seconds * 1e9) for outcome in outcomes]),
+        "the same tasks' oracle tool calls in process (no UI)",
+        summarize(oracles),
+        goal=None,
+        note=f"{len(chosen)} tasks; home page load, then every click, fill and select, waiting for each page load",
+    )
+
+
+def bench_apps(package: Path, app: AppKind, *, repeat: int = 5, contexts: int = 8) -> list[BenchRow]:
+    """Cold start, reset through the state API, golden UI replay, and memory per browser context, with baselines."""
     starts: list[int] = []
     for _ in range(repeat):
         with _served(package, app) as (_, elapsed):
@@ -143,6 +180,7 @@ def bench_apps(package: Path, app: str, *, repeat: int = 5, contexts: int = 8) -
             _harness(f"{base}/harness/episodes/{episode['episode']}/reset")
             resets.append(perf_counter_ns() - started)
         memory, browser_start = _browser_rows(base, app, contexts, repeat)
+    golden = _golden_row(package, app, max(repeat * 2, 10))
     return [
         timed_row(
             "app_cold_start",
@@ -163,5 +201,6 @@ def bench_apps(package: Path, app: str, *, repeat: int = 5, contexts: int = 8) -
             goal=RESET_GOAL_MS,
             note="POST /harness/episodes/{id}/reset, over real HTTP",
         ),
+        golden,
         memory,
     ]

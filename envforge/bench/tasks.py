@@ -10,10 +10,10 @@ from envforge.bench.report import BenchRow, summarize, time_calls, timed_row
 from envforge.ir.tasks import TaskSpec, Transcript
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
-from envforge.runtime.tasks import load_package_verifier, load_tasks
+from envforge.runtime.tasks import load_package_verifier, load_tasks, load_verifier
 from envforge.stages.ontology.build import build_ontology
 from envforge.stages.tasks.synthesize import synthesize_tasks
-from envforge.stages.verifiers.emit import load_verifier, render_verifier
+from envforge.stages.verifiers.emit import render_verifier
 from envforge.stages.verifiers.gate import gate_task
 from envforge.stages.verifiers.stage import unrelated_writes
 

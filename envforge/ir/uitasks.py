@@ -13,6 +13,9 @@ from pydantic import Field
 
 from envforge.ir.base import IRModel
 
+UI_TASKS_FILE = "apps/ui_tasks.jsonl"
+UI_DROPPED_FILE = "apps/ui_dropped.json"
+
 AppKind = Literal["web", "phone"]
 UIAction = Literal["click", "fill", "select", "check", "uncheck", "read"]
 

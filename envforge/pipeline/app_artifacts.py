@@ -6,12 +6,12 @@ import json
 from typing import Self
 
 from envforge.ir.apps import AppSpec
-from envforge.ir.uitasks import UIDrop, UITask
+from envforge.ir.uitasks import UI_DROPPED_FILE, UI_TASKS_FILE, UIDrop, UITask
 from envforge.pipeline.artifacts import Artifact, dump_json
 
 SPEC = "apps/app.json"
-UI_TASKS = "apps/ui_tasks.jsonl"
-UI_DROPPED = "apps/ui_dropped.json"
+UI_TASKS = UI_TASKS_FILE
+UI_DROPPED = UI_DROPPED_FILE
 
 
 class AppsArtifact(Artifact):

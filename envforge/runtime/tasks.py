@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -29,6 +30,17 @@ def pick_task(package: Path, tasks: dict[str, TaskSpec], task_id: str) -> TaskSp
         hint = did_you_mean(task_id, tasks) or f"; the package has {len(tasks)} tasks, e.g. {next(iter(tasks), 'none')}"
         raise PackageError(f"{package}: no task '{task_id}'{hint}")
     return tasks[task_id]
+
+
+VerifyFn = Callable[[bytes, bytes, Transcript | None], Verdict]
+
+
+def load_verifier(source: str, name: str) -> VerifyFn:
+    """The `verify` function of a verifier's source (the gate runs exactly what the package ships)."""
+    module = ModuleType(name)
+    exec(compile(source, f"verifiers/{name}.py", "exec"), module.__dict__)
+    function: VerifyFn = module.verify
+    return function
 
 
 def load_package_verifier(package: Path, task_id: str) -> ModuleType:

@@ -12,6 +12,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,6 +171,29 @@ def replayers(package: EnvPackage, apps: tuple[AppKind, ...]) -> Iterator[dict[A
         yield opened
 
 
+def _replay_app(
+    package: EnvPackage,
+    app: AppKind,
+    tasks: list[UITask],
+    screenshots: Path | None,
+    progress: Callable[[ReplayOutcome], None] | None,
+) -> tuple[list[ReplayOutcome], str]:
+    outcomes: list[ReplayOutcome] = []
+    with replayers(package, (app,)) as opened:
+        replayer = opened[app]
+        browser = replayer.context.browser
+        shot_task = next((task for task in tasks if not task.answers), tasks[0] if tasks else None)
+        for task in tasks:
+            shots = None
+            if screenshots is not None and task is shot_task:
+                screenshots.mkdir(parents=True, exist_ok=True)
+                shots = {screen: screenshots / f"{app}-{screen}.png" for screen in SCREENS}
+            outcomes.append(replayer.replay(task, shots))
+            if progress is not None:
+                progress(outcomes[-1])
+        return outcomes, browser.version if browser is not None else "unknown"
+
+
 def replay_ui_tasks(
     package: EnvPackage,
     tasks: list[UITask],
@@ -179,24 +203,17 @@ def replay_ui_tasks(
     screenshots: Path | None = None,
     progress: Callable[[ReplayOutcome], None] | None = None,
 ) -> tuple[list[ReplayOutcome], str]:
-    """Replay the (sampled) UI tasks of each app; returns the outcomes and the browser's version."""
-    outcomes: list[ReplayOutcome] = []
-    with replayers(package, apps) as opened:
-        browser = next(iter(opened.values())).context.browser
-        browser_version = browser.version if browser is not None else "unknown"
-        for app, replayer in opened.items():
-            chosen = spread([task for task in tasks if task.app == app], sample)
-            shot_task = next((task for task in chosen if not task.answers), chosen[0] if chosen else None)
-            for task in chosen:
-                shots = None
-                if screenshots is not None and task is shot_task:
-                    screenshots.mkdir(parents=True, exist_ok=True)
-                    shots = {screen: screenshots / f"{app}-{screen}.png" for screen in SCREENS}
-                outcome = replayer.replay(task, shots)
-                outcomes.append(outcome)
-                if progress is not None:
-                    progress(outcome)
-    return outcomes, browser_version
+    """Replay the (sampled) UI tasks of each app; returns the outcomes (app by app) and the browser's version.
+
+    The apps replay side by side, each from its own thread with its own Chromium: a replay mostly waits on
+    the browser, so two of them share the cores well.
+    """
+    chosen = {app: spread([task for task in tasks if task.app == app], sample) for app in apps}
+    with ThreadPoolExecutor(max_workers=len(apps), thread_name_prefix="ui-replay") as pool:
+        futures = [pool.submit(_replay_app, package, app, chosen[app], screenshots, progress) for app in apps]
+        results = [future.result() for future in futures]
+    outcomes = [outcome for found, _ in results for outcome in found]
+    return outcomes, results[0][1] if results else "unknown"
 
 
 def summarize(outcomes: list[ReplayOutcome], chromium: str, screenshots: list[str]) -> UIReplaySummary:

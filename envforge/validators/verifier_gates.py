@@ -6,8 +6,7 @@ from typing import Any
 
 from envforge.ir.tasks import TaskSpec, Transcript, Verdict
 from envforge.runtime.session import Session
-from envforge.runtime.tasks import load_package_verifier
-from envforge.stages.verifiers.emit import VerifyFn
+from envforge.runtime.tasks import VerifyFn, load_package_verifier
 from envforge.stages.verifiers.gate import gate_task
 from envforge.stages.verifiers.stage import unrelated_writes
 from envforge.validators.loaded_package import LoadedPackage

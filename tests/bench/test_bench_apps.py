@@ -14,10 +14,14 @@ from tests.conftest import envforge_cli
 pytestmark = pytest.mark.slow
 
 
-def test_app_rows_measure_cold_start_reset_and_memory_per_context(retail_package: Path) -> None:
+def test_app_rows_measure_cold_start_reset_golden_replay_and_memory_per_context(retail_package: Path) -> None:
     rows = {row.key: row for row in bench_apps(retail_package, "phone", repeat=2, contexts=2)}
-    assert list(rows) == ["app_cold_start", "app_reset", "app_context_memory"]
+    assert list(rows) == ["app_cold_start", "app_reset", "app_golden_replay", "app_context_memory"]
     cold, reset, memory = rows["app_cold_start"], rows["app_reset"], rows["app_context_memory"]
+    golden = rows["app_golden_replay"]
+    assert golden.samples == 10 and golden.baseline_samples == 10
+    # clicking through pages in a browser always costs more than calling the same tools in process
+    assert golden.median > golden.baseline_median > 0
     assert cold.samples == 2 and cold.median > 0 and cold.baseline_median > 0
     assert reset.baseline_median == cold.median and reset.median < cold.median
     assert memory.unit == "MB" and memory.median > 0 and memory.baseline_median > 0
@@ -35,5 +39,6 @@ def test_bench_app_prints_json_rows(retail_package: Path) -> None:
     assert [row["key"] for row in json.loads(result.stdout)["rows"]] == [
         "app_cold_start",
         "app_reset",
+        "app_golden_replay",
         "app_context_memory",
     ]

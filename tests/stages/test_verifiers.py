@@ -9,9 +9,9 @@ from pathlib import Path
 from envforge.ir.tasks import Transcript, Verdict, VerifierSpec
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
-from envforge.runtime.tasks import load_tasks
+from envforge.runtime.tasks import load_tasks, load_verifier
 from envforge.runtime.verify import judge, verify
-from envforge.stages.verifiers.emit import load_verifier, render_verifier
+from envforge.stages.verifiers.emit import render_verifier
 from envforge.stages.verifiers.gate import gate_task
 
 

@@ -28,7 +28,7 @@ from PIL import Image
 
 from envforge.errors import UserInputError
 from envforge.ir.tasks import ToolCall, Transcript, Verdict
-from envforge.ir.uitasks import AppKind
+from envforge.ir.uitasks import UI_TASKS_FILE, AppKind
 from envforge.runtime.apps.axtree import ELEMENT_ID_ATTRIBUTE, accessibility_text
 from envforge.runtime.apps.browser_actions import ActionError, BrowserAction, parse_browser_action
 from envforge.runtime.apps.chromium import INSTALL_HINT, context_options, find_chromium, shared_chromium
@@ -36,7 +36,7 @@ from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.replay import run_steps
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
-from envforge.runtime.apps.uitasks import UI_TASKS_FILE, find_ui_task, load_ui_tasks
+from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
 from envforge.runtime.episode import load_package
 from envforge.runtime.gym_env import AnyText
 

@@ -91,7 +91,8 @@ class AppSite:
         path = (self.static / request.path_params["path"]).resolve()
         if not path.is_relative_to(self.static) or not path.is_file():
             return PlainTextResponse("not found", status_code=404)
-        return FileResponse(path)
+        # Pages come and go with every click; their styles, script and icon need not be fetched again each time.
+        return FileResponse(path, headers={"Cache-Control": "private, max-age=3600"})
 
     async def _root(self, request: Request) -> Response:
         return HTMLResponse(f"<h1>{self.pages.spec.title}</h1><p>Open the link of an episode.</p>")

@@ -7,10 +7,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from envforge.errors import PackageError
-from envforge.ir.uitasks import AppKind, UITask
-from envforge.pipeline.app_artifacts import UI_TASKS
-
-UI_TASKS_FILE = UI_TASKS
+from envforge.ir.uitasks import UI_TASKS_FILE, AppKind, UITask
 
 
 def load_ui_tasks(package: Path) -> list[UITask]:

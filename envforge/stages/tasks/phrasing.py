@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from envforge.ir.blueprint import ActionSpec, PersonaSpec
-from envforge.stages.tasks.world import humanize, show
+from envforge.text import humanize, show
 
 _OPENERS = {
     "terse": ["", "Quick one.", "Need help."],

@@ -20,7 +20,8 @@ from envforge.runtime.diff import diff_states
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.stages.tasks import phrasing
-from envforge.stages.tasks.world import Description, World, humanize, show
+from envforge.stages.tasks.world import Description, World
+from envforge.text import humanize, show
 
 PERSONS_PER_ACTION = 24
 CATALOG_CANDIDATES = 8

@@ -13,21 +13,12 @@ from envforge.ir.ontology import Ontology, OntologyEntity, OntologyRelation
 from envforge.ir.tasks import ToolCall
 from envforge.ir.toolspec import ToolGraph
 from envforge.runtime.session import Session
+from envforge.text import humanize, show
 
 Row = dict[str, Any]
 DESCRIPTOR_TYPES = ("enum", "date", "datetime", "string", "money", "integer", "number")
 MAX_DESCRIPTOR_FIELDS = 3
 LIST_LIMIT = 100
-
-
-def humanize(name: str) -> str:
-    return name.replace("_", " ")
-
-
-def show(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return humanize(value) if isinstance(value, str) and "_" in value and " " not in value else str(value)
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ from envforge.ir.uitasks import AppKind, UIStep
 from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.server import AppSite
 from envforge.runtime.verify import answer_matches
-from envforge.stages.tasks.world import humanize, show
 from envforge.stages.uitasks.http_page import HttpPage, StepError
 from envforge.stages.uitasks.wording import request_of
+from envforge.text import humanize, show
 
 MAX_PAGES = 10
 """Pages of a list a path may page through to reach a record before the record counts as unreachable."""

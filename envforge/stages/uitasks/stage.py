@@ -18,10 +18,10 @@ from envforge.pipeline.dag import GenerateConfig, Stage, need
 from envforge.pipeline.task_artifacts import VerifierArtifact
 from envforge.runtime.apps.server import AppSite, app_templates, asset_loader
 from envforge.runtime.environment import Environment
-from envforge.stages.tasks.world import humanize
+from envforge.runtime.tasks import VerifyFn, load_verifier
 from envforge.stages.uitasks.paths import UnbuildableError, build_path
 from envforge.stages.uitasks.wording import WordingError, ui_instruction
-from envforge.stages.verifiers.emit import VerifyFn, load_verifier
+from envforge.text import humanize
 
 APP_KINDS: tuple[AppKind, ...] = ("web", "phone")
 

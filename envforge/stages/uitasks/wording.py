@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from envforge.ir.tasks import TaskSpec
-from envforge.stages.tasks.world import humanize
+from envforge.text import humanize
 
 _WRITE_OPENINGS = ("Please ", "Can you ", "I'd like you to ", "I want to ")
 _QUESTION_OPENINGS = ("Could you tell me ", "I'd like to know ")

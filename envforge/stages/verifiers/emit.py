@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import pprint
 import textwrap
-from collections.abc import Callable
-from types import ModuleType
 
-from envforge.ir.tasks import TaskSpec, Transcript, Verdict
-
-VerifyFn = Callable[[bytes, bytes, Transcript | None], Verdict]
+from envforge.ir.tasks import TaskSpec
 
 
 def _literal(value: object) -> str:
@@ -53,11 +49,3 @@ def verify(initial: bytes, final: bytes, transcript: Transcript | None = None) -
     """Reward 1 only if the run made exactly the expected changes (and gave the answer)."""
     return judge(SPEC, initial, final, transcript)
 '''
-
-
-def load_verifier(source: str, name: str) -> VerifyFn:
-    """The `verify` function of a verifier's source (the gate runs exactly what the package ships)."""
-    module = ModuleType(name)
-    exec(compile(source, f"verifiers/{name}.py", "exec"), module.__dict__)
-    function: VerifyFn = module.verify
-    return function

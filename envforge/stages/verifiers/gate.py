@@ -8,7 +8,7 @@ from typing import Any
 from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
 from envforge.ir.verification import GateResult, MutantResult
 from envforge.runtime.session import Session
-from envforge.stages.verifiers.emit import VerifyFn
+from envforge.runtime.tasks import VerifyFn
 
 ORACLE_REPLAYS = 3
 

@@ -11,7 +11,8 @@ from envforge.pipeline.dag import GenerateConfig, Stage, need
 from envforge.pipeline.task_artifacts import TaskSetArtifact, VerifierArtifact
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
-from envforge.stages.verifiers.emit import load_verifier, render_verifier
+from envforge.runtime.tasks import load_verifier
+from envforge.stages.verifiers.emit import render_verifier
 from envforge.stages.verifiers.gate import gate_task
 
 UNRELATED_CANDIDATES = 12

@@ -17,9 +17,8 @@ from gymnasium.utils.env_checker import check_env
 
 from envforge.errors import PackageError
 from envforge.ir.tasks import TaskSpec
-from envforge.ir.uitasks import AppKind, UIStep, UITask
+from envforge.ir.uitasks import UI_TASKS_FILE, AppKind, UIStep, UITask
 from envforge.runtime.apps.browser_env import BrowserEnv
-from envforge.runtime.apps.uitasks import UI_TASKS_FILE
 from envforge.runtime.episode import load_package
 from tests.browser import INSTALL_PLAYWRIGHT, find_chromium, unavailable
 
