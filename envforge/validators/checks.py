@@ -15,6 +15,7 @@ from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
 from envforge.validators.package_integrity import check_package_integrity
 from envforge.validators.results import CheckResult, ConformanceError
 from envforge.validators.tool_behaviour import check_tool_behaviour
+from envforge.validators.ui_paths import check_ui_paths
 from envforge.validators.verifier_gates import check_verifier_gates
 
 logger = logging.getLogger("envforge.validators")
@@ -29,6 +30,7 @@ CHECKS: tuple[tuple[str, str, Check], ...] = (
     ("determinism", "reset_determinism", check_reset_determinism),
     ("mcp_roundtrip", "mcp_roundtrip", check_mcp_roundtrip),
     ("apps", "app_reachability", check_app_reachability),
+    ("apps", "ui_paths", check_ui_paths),
 )
 """(family, name, check) of the checks that need the package loaded, in the order they run."""
 

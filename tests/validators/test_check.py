@@ -12,12 +12,14 @@ import pytest
 
 from envforge.cli.app import main
 from envforge.ir.tasks import TaskSpec
+from envforge.ir.uitasks import UI_TASKS_FILE, UITask
 from envforge.runtime.tasks import load_tasks
 from envforge.validators.app_reachability import check_app_reachability
 from envforge.validators.checks import run_checks
 from envforge.validators.loaded_package import load_package
 from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
 from envforge.validators.results import CheckResult, ConformanceError
+from envforge.validators.ui_paths import check_ui_paths
 from envforge.validators.verifier_gates import check_verifier_gates
 from tests.conftest import BLUEPRINTS, envforge_cli
 
@@ -31,6 +33,7 @@ CHECKS = [
     ("envforge.determinism", "reset_determinism"),
     ("envforge.mcp_roundtrip", "mcp_roundtrip"),
     ("envforge.apps", "app_reachability"),
+    ("envforge.apps", "ui_paths"),
 ]
 ALWAYS_REWARD = """
 
@@ -81,13 +84,13 @@ def test_the_cli_passes_a_shipped_package_and_writes_one_junit_testcase_per_chec
     run = envforge_cli("check", str(retail_package), "--sample", "5", "--junit", str(junit))
 
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "envforge check envforge/retail-v0: 8/8 passed" in run.stdout
+    assert "envforge check envforge/retail-v0: 9/9 passed" in run.stdout
     root = ET.parse(junit).getroot()
     suites = root.findall("testsuite")
     assert [suite.get("name") for suite in suites] == ["envforge check envforge/retail-v0"]
     cases = suites[0].findall("testcase")
     assert [(case.get("classname"), case.get("name")) for case in cases] == CHECKS
-    assert (suites[0].get("tests"), suites[0].get("failures"), suites[0].get("skipped")) == ("8", "0", "0")
+    assert (suites[0].get("tests"), suites[0].get("failures"), suites[0].get("skipped")) == ("9", "0", "0")
     assert list(root.iter("failure")) == []
 
 
@@ -132,6 +135,8 @@ def test_a_verifier_that_rewards_everything_fails_its_gate_naming_the_task(
     assert {name for name, failure in failures.items() if failure is not None} == {
         "package_integrity",
         "verifier_gates",
+        # the golden UI paths of that task now "pass" on the untouched state too
+        "ui_paths",
     }
     gate_failure = failures["verifier_gates"]
     assert gate_failure is not None
@@ -209,3 +214,20 @@ def test_an_app_whose_detail_screen_drops_the_action_links_fails_reachability(
         check_app_reachability(load_package(package, sample=3))
     assert "phone: cancel_order is not linked from the order screen" in failure.value.problems
     assert not any(problem.startswith("web:") for problem in failure.value.problems)
+
+
+def test_a_golden_ui_path_that_stops_before_confirming_or_names_no_task_fails_ui_paths(
+    retail_package: Path, tmp_path: Path
+) -> None:
+    package = copy_package(retail_package, tmp_path)
+    posed = [UITask.model_validate_json(line) for line in (package / UI_TASKS_FILE).read_text().splitlines()]
+    cut = next(task for task in posed if task.app == "web" and task.steps[-1].target == "confirm")
+    stray = posed[0].model_copy(update={"task_id": "retail-9999"})
+    edited = [task.model_copy(update={"steps": task.steps[:-1]}) if task is cut else task for task in posed]
+    (package / UI_TASKS_FILE).write_text("".join(task.model_dump_json() + "\n" for task in [*edited, stray]))
+    with pytest.raises(ConformanceError) as failure:
+        check_ui_paths(load_package(package, sample=None))
+    problems = failure.value.problems
+    assert f"{stray.app} retail-9999: no such task in tasks.jsonl" in problems
+    assert any(problem.startswith(f"web {cut.task_id}: fails its verifier: missing") for problem in problems)
+    assert len(problems) == 2

@@ -220,6 +220,20 @@ class HttpPage:
         self.steps.append(UIStep(action="read", target=testid))
         return text
 
+    def perform(self, step: UIStep) -> str | None:
+        """Do a recorded step again (a replay); a `read` step returns the text it read."""
+        if step.action == "click":
+            self.click(step.target)
+        elif step.action == "fill":
+            self.fill(step.target, step.value or "")
+        elif step.action == "select":
+            self.select(step.target, step.value or "")
+        elif step.action in ("check", "uncheck"):
+            self.check(step.target, step.action == "check")
+        else:
+            return self.read(step.target)
+        return None
+
     def mark(self) -> tuple[int, str]:
         """Where the path is now, to come back to after a try that did not lead anywhere."""
         return len(self.steps), self.url

@@ -1,0 +1,65 @@
+"""The shipped golden UI paths, done again over HTTP on the package's own apps (no browser needed).
+
+Every UI task must name a task of tasks.jsonl, and its steps, done on a fresh episode, must make that
+task's shipped verifier pass where the untouched state fails it: a CI without Chromium still learns
+when an app or a verifier change breaks a path. `envforge verify-ui` is the same in a real browser.
+"""
+
+from __future__ import annotations
+
+from starlette.testclient import TestClient
+
+from envforge.ir.tasks import ToolCall, Transcript
+from envforge.ir.uitasks import UITask
+from envforge.runtime.apps.server import APPS, AppServer
+from envforge.runtime.apps.uitasks import load_ui_tasks
+from envforge.runtime.episode import EnvPackage
+from envforge.runtime.episode import load_package as load_env_package
+from envforge.stages.uitasks.http_page import HttpPage, StepError
+from envforge.validators.loaded_package import LoadedPackage
+from envforge.validators.results import ConformanceError
+
+
+def _replay(package: EnvPackage, server: AppServer, client: TestClient, task: UITask) -> str | None:
+    """None when the path passes its verifier and the untouched state fails it, else what went wrong."""
+    episode = server.episodes.create(task_id=task.task_id)
+    try:
+        page = HttpPage(client, f"/e/{episode.token}/")
+        answer = None
+        for step in task.steps:
+            answer = page.perform(step) or answer
+        calls = [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in episode.calls]
+        transcript = Transcript(calls=calls, answer=answer if task.answers else None)
+        verdict = package.verify(task.task_id, episode.initial, episode.session.snapshot(), transcript)
+        if not verdict.passed:
+            return f"fails its verifier: {'; '.join(verdict.reasons)}"
+        if package.verify(task.task_id, episode.initial, episode.initial, Transcript()).passed:
+            return "its verifier passes on the untouched state"
+        return None
+    except StepError as error:
+        return str(error)
+    finally:
+        server.episodes.close(episode.id)
+
+
+def check_ui_paths(package: LoadedPackage) -> str:
+    env_package = load_env_package(package.path)
+    ui_tasks = load_ui_tasks(package.path)
+    known = {task.id for task in package.tasks}
+    problems = [
+        f"{task.app} {task.task_id}: no such task in tasks.jsonl" for task in ui_tasks if task.task_id not in known
+    ]
+    sampled = {task.id for task in package.sampled}
+    replayed = 0
+    for kind in APPS:
+        server = AppServer(env_package, kind)
+        with TestClient(server.app()) as client:
+            for task in ui_tasks:
+                if task.app == kind and task.task_id in sampled:
+                    replayed += 1
+                    problem = _replay(env_package, server, client, task)
+                    if problem is not None:
+                        problems.append(f"{kind} {task.task_id}: {problem}")
+    if problems:
+        raise ConformanceError("some golden UI paths fail on the apps", problems)
+    return f"{replayed} golden UI paths (web and phone) done over HTTP pass their verifiers; the untouched state fails them"
