@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from typing import cast
 from urllib.parse import urlencode, urljoin, urlsplit
 
+import lxml.html
+from lxml.html import HtmlElement
 from starlette.testclient import TestClient
 
 from envforge.ir.uitasks import UIStep
 
 CONTROLS = frozenset({"input", "select", "textarea", "button"})
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 
 
 @dataclass
@@ -54,80 +55,50 @@ class Element:
     form: Form | None
     control: Control | None
     text: str = ""
-    """The visible text inside it, whitespace collapsed once the element closes."""
+    """The text inside it, whitespace collapsed."""
 
 
-class _Parser(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.elements: dict[str, list[Element]] = {}
-        self.forms: list[Form] = []
-        self._form: Form | None = None
-        self._select: Control | None = None
-        self._option: str | None = None
-        self._option_selected = False
-        self._textarea: Control | None = None
-        self._open: list[tuple[str, Element | None]] = []
+def _control(node: HtmlElement) -> Control:
+    """A form control as the browser would submit it before anyone touches it."""
+    tag = str(node.tag)
+    kind = node.get("type", "submit" if tag == "button" else "text").lower()
+    control = Control(tag, node.get("name", ""), kind, node.get("value", ""), checked=node.get("checked") is not None)
+    if tag == "textarea":
+        control.value = node.text_content()
+    elif tag == "select":
+        options = list(node.iter("option"))
+        control.options = [option.get("value", option.text_content().strip()) for option in options]
+        chosen = [
+            value for option, value in zip(options, control.options, strict=True) if option.get("selected") is not None
+        ]
+        control.value = (chosen or control.options or [""])[0]
+    return control
 
-    def handle_starttag(self, tag: str, attributes: list[tuple[str, str | None]]) -> None:
-        attrs = {name: value or "" for name, value in attributes}
-        control: Control | None = None
-        if tag == "form":
-            self._form = Form(action=attrs.get("action", ""), method=attrs.get("method", "get").lower())
-            self.forms.append(self._form)
-        elif (tag in CONTROLS and "name" in attrs) or tag == "button":
-            kind = attrs.get("type", "submit" if tag == "button" else "text").lower()
-            control = Control(tag, attrs.get("name", ""), kind, attrs.get("value", ""), checked="checked" in attrs)
-            if self._form is not None and control.name:
-                self._form.controls.append(control)
-            if tag == "select":
-                self._select = control
-            elif tag == "textarea":
-                self._textarea = control
-        elif tag == "option" and self._select is not None:
-            self._option = attrs.get("value")
-            self._option_selected = "selected" in attrs
-            if self._option is not None:
-                self._add_option(self._option)
-        testid = attrs.get("data-testid")
-        element = Element(tag, attrs, self._form, control) if testid else None
-        if testid and element is not None:
-            self.elements.setdefault(testid, []).append(element)
-        if tag not in VOID:
-            self._open.append((tag, element))
 
-    def _add_option(self, value: str) -> None:
-        assert self._select is not None
-        first = not self._select.options
-        self._select.options.append(value)
-        if first or self._option_selected:
-            self._select.value = value
-
-    def handle_data(self, data: str) -> None:
-        for _, element in self._open:
-            if element is not None:
-                element.text += data
-        if self._textarea is not None:
-            self._textarea.value += data
-        elif self._select is not None and self._option is None and data.strip():
-            self._option = data.strip()
-            self._add_option(self._option)
-
-    def handle_endtag(self, tag: str) -> None:
-        while any(name == tag for name, _ in self._open):
-            name, element = self._open.pop()
-            if element is not None:
-                element.text = " ".join(element.text.split())
-            if name == tag:
-                break
-        if tag == "form":
-            self._form = None
-        elif tag == "select":
-            self._select = None
-        elif tag == "option":
-            self._option = None
-        elif tag == "textarea":
-            self._textarea = None
+def parse_page(html: str) -> dict[str, list[Element]]:
+    """Every element with a `data-testid`, by test id, with its form, its control and its text."""
+    root = lxml.html.document_fromstring(html)
+    forms: dict[HtmlElement, Form] = {}
+    controls: dict[HtmlElement, Control] = {}
+    for node in root.iter("form"):
+        form = forms[node] = Form(action=node.get("action", ""), method=node.get("method", "get").lower())
+        for field_node in node.iter(*CONTROLS):
+            named = controls[field_node] = _control(field_node)
+            if named.name:
+                form.controls.append(named)
+    elements: dict[str, list[Element]] = {}
+    for node in cast(list[HtmlElement], root.xpath("//*[@data-testid]")):
+        owner = next(node.iterancestors("form"), None)
+        control = controls.get(node) or (_control(node) if node.tag in CONTROLS else None)
+        element = Element(
+            str(node.tag),
+            {str(key): str(value) for key, value in node.attrib.items()},
+            forms.get(owner) if owner is not None else None,
+            control,
+            " ".join(node.text_content().split()),
+        )
+        elements.setdefault(str(node.get("data-testid")), []).append(element)
+    return elements
 
 
 class StepError(Exception):
@@ -157,9 +128,7 @@ class HttpPage:
             headers = {"Content-Type": "application/x-www-form-urlencoded"}
             response = self.client.post(url, content=body, headers=headers)
         self.url, self.status, self.html = str(response.url), response.status_code, response.text
-        parser = _Parser()
-        parser.feed(self.html)
-        self._elements = parser.elements
+        self._elements = parse_page(self.html)
 
     def has(self, testid: str) -> bool:
         return len(self._elements.get(testid, [])) == 1
