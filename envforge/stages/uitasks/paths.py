@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 
 from starlette.testclient import TestClient
 
-from envforge.ir.apps import ActionForm, FormField, SearchControl
+from envforge.ir.apps import ActionForm, DetailScreen, FormField, SearchControl
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.uitasks import AppKind, UIStep
 from envforge.runtime.apps.episodes import AppEpisode
@@ -110,7 +110,7 @@ class _Walk:
         return True
 
     def _record(self, entity: str, key: str) -> dict[str, Any]:
-        screen = self.site.pages.spec.detail(entity)
+        screen = self._detail_screen(entity)
         ok, record = self.episode.session.call_tool(screen.tool, {self.site.pages.env.entities[entity].key: key})
         if not ok:
             raise UnbuildableError(
@@ -118,8 +118,14 @@ class _Walk:
             )
         return record
 
+    def _detail_screen(self, entity: str) -> DetailScreen:
+        try:
+            return self.site.pages.spec.detail(entity)
+        except KeyError:
+            raise UnbuildableError("no_screen", f"{entity} has no detail screen") from None
+
     def _controls(self, entity: str) -> list[SearchControl]:
-        return next(screen.search for screen in self.site.pages.spec.lists if screen.entity == entity)
+        return next((screen.search for screen in self.site.pages.spec.lists if screen.entity == entity), [])
 
     def _by_find(self, entity: str, key: str, target: str) -> bool:
         record = self._record(entity, key)
@@ -189,9 +195,11 @@ class _Walk:
         self.page.click("search-submit")
 
     def _parent(self, entity: str, field: str) -> str:
-        screen = next(s for s in self.site.pages.spec.lists if s.entity == entity)
-        column = next((c for c in screen.columns if c.name == field), None)
-        return column.ref if column is not None and column.ref else ""
+        """The entity a foreign key of `entity` points at ("" when `field` is no foreign key)."""
+        spec = self.site.pages.spec
+        columns = [c for s in spec.details if s.entity == entity for c in s.fields]
+        columns += [c for s in spec.lists if s.entity == entity for c in s.columns]
+        return next((c.ref for c in columns if c.name == field and c.ref), "")
 
     def write(self, call: ToolCall) -> None:
         try:
@@ -260,7 +268,7 @@ class _Walk:
         return shown
 
     def _asked_field(self, entity: str, question: str) -> str:
-        names = [column.name for column in self.site.pages.spec.detail(entity).fields]
+        names = [column.name for column in self._detail_screen(entity).fields]
         asked = [name for name in names if f"the {humanize(name)} of" in question]
         if not asked:
             raise UnbuildableError("question_shape", f"cannot tell which {entity} field {question!r} asks for")
