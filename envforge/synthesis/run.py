@@ -22,6 +22,7 @@ from typing import TypeVar
 from envforge.errors import UserInputError
 from envforge.hashing import hash_bytes
 from envforge.llm import CacheMode, LLMClient, ResponseCache, Usage
+from envforge.pipeline.app_artifacts import UITasksArtifact
 from envforge.pipeline.artifacts import (
     Artifact,
     BlueprintArtifact,
@@ -196,6 +197,13 @@ def _build_package(
     inputs = {name: artifacts[name] for name in stage.inputs}
     inputs["verifiers"] = verified
     inputs["tasks"] = candidates.model_copy(update={"requested": generate.tasks})
+    # The UI tasks were posed for every task of the widened run; ship those of the tasks the review kept.
+    kept = {task.id for task in verified.accepted}
+    posed = _need(artifacts, "uitasks", UITasksArtifact)
+    inputs["uitasks"] = UITasksArtifact(
+        tasks=[task for task in posed.tasks if task.task_id in kept],
+        dropped=[drop for drop in posed.dropped if drop.task_id in kept],
+    )
     package = stage.build(inputs, generate)
     if not isinstance(package, PackageArtifact):
         raise TypeError("the last stage must produce the package")
