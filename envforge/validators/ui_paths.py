@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from envforge.ir.tasks import ToolCall, Transcript
+from envforge.ir.tasks import Transcript
 from envforge.ir.uitasks import UITask
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.runtime.apps.uitasks import load_ui_tasks
@@ -28,8 +28,7 @@ def _replay(package: EnvPackage, server: AppServer, client: TestClient, task: UI
         answer = None
         for step in task.steps:
             answer = page.perform(step) or answer
-        calls = [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in episode.calls]
-        transcript = Transcript(calls=calls, answer=answer if task.answers else None)
+        transcript = episode.transcript(answer if task.answers else None)
         verdict = package.verify(task.task_id, episode.initial, episode.session.snapshot(), transcript)
         if not verdict.passed:
             return f"fails its verifier: {'; '.join(verdict.reasons)}"

@@ -19,7 +19,7 @@ from pathlib import Path
 from statistics import median
 from typing import TYPE_CHECKING
 
-from envforge.ir.tasks import ToolCall, Transcript
+from envforge.ir.tasks import Transcript
 from envforge.ir.uitasks import AppKind, UIDrop, UIStep, UITask
 from envforge.ir.verification import UIReplayApp, UIReplaySummary, ValidationReport
 from envforge.pipeline.app_artifacts import UI_DROPPED, UITasksArtifact
@@ -53,10 +53,6 @@ class ReplayOutcome:
     @property
     def passed(self) -> bool:
         return self.reason is None
-
-
-def _calls(episode: AppEpisode) -> list[ToolCall]:
-    return [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in episode.calls]
 
 
 def _screen_of(step: UIStep) -> str | None:
@@ -133,7 +129,7 @@ class UIReplayer:
         if shots is not None:
             self.page.screenshot(path=str(shots["done"]))
         outcome.problems = self.problems[seen:]
-        transcript = Transcript(calls=_calls(episode), answer=answer if task.answers else None)
+        transcript = episode.transcript(answer if task.answers else None)
         verdict = self.package.verify(task.task_id, episode.initial, episode.session.snapshot(), transcript)
         if not verdict.passed:
             outcome.reason, outcome.detail = "golden_failed", "; ".join(verdict.reasons)

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from PIL import Image
 
 from envforge.errors import UserInputError
-from envforge.ir.tasks import ToolCall, Transcript, Verdict
+from envforge.ir.tasks import Verdict
 from envforge.ir.uitasks import UI_TASKS_FILE, AppKind
 from envforge.runtime.apps.axtree import ELEMENT_ID_ATTRIBUTE, accessibility_text
 from envforge.runtime.apps.browser_actions import ActionError, BrowserAction, parse_browser_action
@@ -352,8 +352,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
 
     def _verdict(self, answer: str | None) -> Verdict:
         assert self.episode is not None and self.episode.task_id is not None
-        calls = [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in self.episode.calls]
-        transcript = Transcript(calls=calls, answer=answer)
+        transcript = self.episode.transcript(answer)
         return self.package.verify(
             self.episode.task_id, self.episode.initial, self.episode.session.snapshot(), transcript
         )

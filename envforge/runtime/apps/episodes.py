@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from envforge.ir.tasks import ToolCall, Transcript
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 
@@ -26,6 +27,11 @@ class AppEpisode:
     """Every tool call the pages made: (tool, arguments, ok)."""
     flash: str | None = None
     """The success line the next page shows, set only after a WRITE call returned ok."""
+
+    def transcript(self, answer: str | None = None) -> Transcript:
+        """The run as a verifier reads it: the tool calls the pages made, and the answer given."""
+        calls = [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in self.calls]
+        return Transcript(calls=calls, answer=answer)
 
     def take_flash(self) -> str | None:
         flash, self.flash = self.flash, None

@@ -14,7 +14,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from envforge.errors import UserInputError
-from envforge.ir.tasks import ToolCall, Transcript
 from envforge.runtime.apps.episodes import AppEpisode, EpisodeRegistry
 from envforge.runtime.diff import diff_states
 from envforge.runtime.episode import EnvPackage
@@ -84,9 +83,8 @@ def harness_routes(package: EnvPackage, episodes: EpisodeRegistry, token: str) -
         if episode.task_id is None:
             return JSONResponse({"error": "the episode was created without a task_id"}, status_code=409)
         answer = request.query_params.get("answer")
-        calls = [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in episode.calls]
         result = package.verify(
-            episode.task_id, episode.initial, episode.session.snapshot(), Transcript(calls=calls, answer=answer)
+            episode.task_id, episode.initial, episode.session.snapshot(), episode.transcript(answer)
         )
         return JSONResponse(result.model_dump(mode="json"))
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from starlette.testclient import TestClient
 
-from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
+from envforge.ir.tasks import TaskSpec, Transcript
 from envforge.ir.uitasks import AppKind, UIDrop, UITask
 from envforge.pipeline.app_artifacts import AppsArtifact, UITasksArtifact
 from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, StateArtifact, ToolGraphArtifact
@@ -32,8 +32,7 @@ def pose(
     """The UI task, or `UnbuildableError` when no path is built or the built one does not satisfy the verifier."""
     steps, episode, answer = build_path(site, kind, client, task)
     try:
-        calls = [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in episode.calls]
-        verdict = verify(episode.initial, episode.session.snapshot(), Transcript(calls=calls, answer=answer))
+        verdict = verify(episode.initial, episode.session.snapshot(), episode.transcript(answer))
         if not verdict.passed:
             raise UnbuildableError("verifier_failed", "; ".join(verdict.reasons) or "the verifier did not pass")
         if verify(episode.initial, episode.initial, Transcript()).passed:
