@@ -250,10 +250,8 @@ def record_replay(
     kept = [task for task in tasks if (task.task_id, task.app) not in failed]
     dropped_path = package_path / UI_DROPPED
     earlier = [UIDrop.model_validate(item) for item in json.loads(dropped_path.read_bytes())]
-    earlier = [
-        drop for drop in earlier if not drop.reason.startswith("chromium_") or (drop.task_id, drop.app) in failed
-    ]
-    dropped = [*[d for d in earlier if (d.task_id, d.app) not in failed], *drops(outcomes)]
+    # Drops of earlier runs stay: those tasks left ui_tasks.jsonl then and are not replayed again.
+    dropped = [*[drop for drop in earlier if (drop.task_id, drop.app) not in failed], *drops(outcomes)]
     files: dict[str, bytes | None] = dict(UITasksArtifact(tasks=kept, dropped=dropped).to_files())
     pictures = sorted(shots.glob("*.png")) if shots is not None else []
     names = [f"{SCREENSHOTS}/{picture.name}" for picture in pictures]

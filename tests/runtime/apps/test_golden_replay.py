@@ -14,7 +14,7 @@ import pytest
 from envforge.ir.uitasks import UIStep
 from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import load_package
-from envforge.validators.ui_replay import replay_ui_tasks
+from envforge.validators.ui_replay import record_replay, replay_ui_tasks
 from tests.browser import INSTALL_PLAYWRIGHT, find_chromium, unavailable
 from tests.conftest import BLUEPRINTS, envforge_cli
 
@@ -90,3 +90,27 @@ def test_verify_ui_refuses_an_unknown_app_in_one_line(packages: dict[str, Path])
     result = envforge_cli("verify-ui", str(packages["retail"]), "--app", "tablet")
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "--app: 'tablet'" in result.stderr
+
+
+def test_a_task_dropped_in_chromium_keeps_its_reason_through_later_runs(
+    packages: dict[str, Path], tmp_path: Path
+) -> None:
+    package_path = tmp_path / "retail"
+    shutil.copytree(packages["retail"], package_path)
+    package = load_package(package_path)
+    posed = load_ui_tasks(package_path)
+    broken = next(t for t in posed if t.app == "web" and t.steps[-1].target == "confirm")
+    posed = [t.model_copy(update={"steps": t.steps[:-1]}) if t is broken else t for t in posed]
+    outcomes, version = replay_ui_tasks(package, [t for t in posed if t.task_id == broken.task_id], ("web",))
+    record_replay(package_path, posed, outcomes, version, None)
+    again = load_ui_tasks(package_path)
+    assert (broken.task_id, "web") not in {(t.task_id, t.app) for t in again}
+    other = next(t for t in again if t.app == "web")
+    outcomes, version = replay_ui_tasks(package, [other], ("web",))
+    report = record_replay(package_path, again, outcomes, version, None)
+    dropped = json.loads((package_path / "apps/ui_dropped.json").read_text())
+    assert [(d["task_id"], d["app"], d["reason"]) for d in dropped] == [
+        (broken.task_id, "web", "chromium_golden_failed")
+    ]
+    accepted = len((package_path / "tasks.jsonl").read_text().splitlines())
+    assert report.ui["web"].posed + sum(report.ui["web"].dropped.values()) == accepted
