@@ -13,6 +13,7 @@ from envforge.ir.verification import UIReplaySummary
 from envforge.runtime.apps.server import APPS
 from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import load_package
+from envforge.validators.loaded_package import require_package
 from envforge.validators.ui_replay import ReplayOutcome, record_replay, replay_ui_tasks, spread
 
 
@@ -25,6 +26,8 @@ def parse_apps(value: str) -> tuple[AppKind, ...]:
 
 
 def planned(package: Path, apps: tuple[AppKind, ...], sample: int | None) -> int:
+    """How many replays the run will do; a one-line error first when `package` is not a package."""
+    require_package(package)
     tasks = load_ui_tasks(package)
     return sum(len(spread([task for task in tasks if task.app == app], sample)) for app in apps)
 

@@ -92,6 +92,15 @@ def test_verify_ui_refuses_an_unknown_app_in_one_line(packages: dict[str, Path])
     assert result.stderr.strip().count("\n") == 0 and "--app: 'tablet'" in result.stderr
 
 
+def test_verify_ui_on_a_folder_that_is_not_a_package_says_so_in_one_line(tmp_path: Path) -> None:
+    result = envforge_cli("verify-ui", str(tmp_path / "nope"))
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip()
+        == f"envforge: error: {tmp_path / 'nope'}: no such folder; point at a package made by `envforge generate`"
+    )
+
+
 def test_a_task_dropped_in_chromium_keeps_its_reason_through_later_runs(
     packages: dict[str, Path], tmp_path: Path
 ) -> None:
