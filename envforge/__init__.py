@@ -1,3 +1,29 @@
-"""envforge: synthesize interactive, verifiable environments for tool-using LLM agents."""
+"""envforge: synthesize interactive, verifiable environments for tool-using LLM agents.
+
+Layout, lowest layer first; a package imports only from layers above it in this list
+(`tests/test_architecture.py` checks that no two packages import each other, even through others):
+
+- `errors`, `hashing`, `files` (atomic writes, stable JSON), `text`, `fakedata`: leaves.
+- `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading.
+- `runtime/`: what an exported package runs (sessions, dispatch, MCP, apps, Gym); imports only `ir`.
+- `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
+  report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
+  `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
+- `pipeline/`: the DAG machinery (typed `Stage`, `GenerateConfig`, the cached runner); knows no stage.
+- `stages/<stage>/`: one folder per stage: `stage.py` declares it (its inputs as a `StageInputs` model
+  whose fields are named for the stages that make them), `artifact.py` its output. A stage imports of
+  another stage only its `artifact` module. `stages/registry.py` assembles the DAG; `stages/generate.py`
+  runs it for a blueprint and publishes the package.
+- `llm/`, `users/`, `rollout/`, `synthesis/`, `validators/`, `export/`, `adapters/`, `bench/`, `serving/`.
+- `cli/`: one module per command; the only layer that prints.
+
+Ownership rules:
+
+- A generated package is written only through `envforge.package`.
+- The LLM review of `generate --from-description` is the `review` stage; the stage defines the
+  `TaskReviewer` it calls, `synthesis` supplies it, so stages never import LLM code.
+- Effect kinds are one closed union (`ir.blueprint.EffectSpec`): every place that must handle each kind
+  matches on it exhaustively, so mypy fails until a new kind is handled everywhere.
+"""
 
 __version__ = "0.1.0"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.runner import run_pipeline
 from envforge.runtime.environment import Environment, load_environment
+from envforge.stages.generate import run_pipeline
 
 REPO = Path(__file__).resolve().parent.parent
 BLUEPRINTS = sorted((REPO / "blueprints").glob("*.yaml"))

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import yaml
 
+from envforge.files import read_files
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.runner import run_pipeline
-from envforge.pipeline.store import read_files
+from envforge.stages.generate import run_pipeline
 from tests.conftest import REPO
 
 SHOWCASE = REPO / "generated" / "showcase" / "retail"

@@ -10,7 +10,7 @@ import yaml
 
 from envforge.bench.report import BenchRow, summarize
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.runner import run_pipeline
+from envforge.stages.generate import run_pipeline
 
 GENERATE_GOAL_S = 15.0
 GENERATE_RUNS = 3

@@ -98,7 +98,7 @@ def generate(
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
     from envforge.cli.output import print_run, stage_progress
     from envforge.pipeline.dag import GenerateConfig
-    from envforge.pipeline.runner import run_pipeline
+    from envforge.stages.generate import run_pipeline
 
     config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
     if from_description is not None:
@@ -203,7 +203,7 @@ def check(
 ) -> None:
     """Run the conformance suite on a package (integrity, tool tests, verifier gates, determinism, MCP); exit 1 on any failure."""
     from envforge.cli.output import print_checks
-    from envforge.pipeline.store import write_file_atomic
+    from envforge.files import write_file_atomic
     from envforge.validators.checks import run_checks
     from envforge.validators.junit import render_junit
     from envforge.validators.loaded_package import read_env_id
@@ -561,7 +561,7 @@ def schema(
     if out is None:
         sys.stdout.write(text)
     else:
-        from envforge.pipeline.store import write_file_atomic
+        from envforge.files import write_file_atomic
 
         write_file_atomic(out, text.encode())
 

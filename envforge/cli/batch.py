@@ -28,7 +28,7 @@ class BatchOutcome:
 def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> BatchOutcome:
     """Generate one package; every error becomes an outcome, never an exception."""
     from envforge.pipeline.dag import GenerateConfig
-    from envforge.pipeline.runner import run_pipeline
+    from envforge.stages.generate import run_pipeline
 
     started = time.perf_counter()
     try:

@@ -21,9 +21,10 @@ if TYPE_CHECKING:
     from envforge.export.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.ir.verification import RolloutSummary, UIReplaySummary
-    from envforge.pipeline.runner import RunResult, StageResult
+    from envforge.pipeline.runner import StageResult
     from envforge.rollout.reverify import ReverifyReport
     from envforge.rollout.trajectory import Trajectory
+    from envforge.stages.generate import RunResult
     from envforge.validators.results import CheckResult
     from envforge.validators.ui_replay import ReplayOutcome
 
@@ -48,7 +49,7 @@ def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] |
     if not (enabled and console.is_terminal):
         yield None
         return
-    from envforge.pipeline.registry import STAGES
+    from envforge.stages.registry import STAGES
 
     with _progress() as progress:
         task = progress.add_task("generating", total=len(STAGES))

@@ -25,7 +25,7 @@ from envforge.export.trajectories import oracle_trajectory
 from envforge.export.trl import render_trl_dataset
 from envforge.export.verl import render_verl
 from envforge.export.wheels import env_wheel, runtime_wheel
-from envforge.pipeline.store import write_dir_atomic, write_file_atomic
+from envforge.files import write_dir_atomic, write_file_atomic
 from envforge.runtime.episode import EnvPackage, load_package
 
 FORMATS = ("wheel", "mcp", "sft", "verl", "trl")

@@ -1,22 +1,26 @@
-"""Stage declarations and the DAG they form, validated when the module is imported."""
+"""Stages, their typed inputs, the run's config, and the check that a list of stages forms a DAG."""
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 import networkx as nx
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from envforge.errors import PipelineError
 from envforge.ir.base import IRModel
+from envforge.ir.synthesis import ReviewConfig
 from envforge.pipeline.artifacts import Artifact
 
 DEFAULT_ROWS = 1000
 MAX_ROWS = 1_000_000
 DEFAULT_TASKS = 150
 MAX_TASKS = 5000
+REVIEW_SPARES = 2
+"""With an LLM review, the gate accepts this many times the wanted tasks: spares for the review to drop."""
 
 
 class GenerateConfig(IRModel):
@@ -28,43 +32,81 @@ class GenerateConfig(IRModel):
     """Seed rows across all tables."""
     tasks: int = Field(default=DEFAULT_TASKS, ge=1, le=MAX_TASKS)
     """Accepted tasks wanted in the package."""
+    review: ReviewConfig | None = None
+    """An LLM review of the gate's tasks (`generate --from-description`); None in procedural runs."""
+
+    @property
+    def gated_tasks(self) -> int:
+        """Tasks the verifier gate accepts: the wanted count, plus spares when a review may drop some."""
+        return min(MAX_TASKS, self.tasks * REVIEW_SPARES) if self.review is not None else self.tasks
 
 
-ArtifactT = TypeVar("ArtifactT", bound=Artifact)
-BuildFn = Callable[[Mapping[str, Artifact], GenerateConfig], Artifact]
+CONFIG_NAMES = {
+    *GenerateConfig.model_fields,
+    *(name for name, v in vars(GenerateConfig).items() if isinstance(v, property)),
+}
+"""What a stage may list in `config_fields`."""
+
+
+class StageInputs(BaseModel):
+    """A stage's inputs: each field is named for the stage that makes it and typed as that stage's output."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+InputsT = TypeVar("InputsT", bound=StageInputs)
+OutputT = TypeVar("OutputT", bound=Artifact)
 
 
 @dataclass(frozen=True)
-class Stage:
-    """One node of the DAG: `build(inputs, config) -> output`."""
+class Stage(Generic[InputsT, OutputT]):
+    """One node of the DAG: `build(inputs, config) -> output`, its inputs declared once, as a typed model."""
 
     name: str
     version: int
     """Bump when the stage's output changes for the same inputs; invalidates cached outputs."""
-    inputs: tuple[str, ...]
-    output: type[Artifact]
-    build: BuildFn
+    inputs: type[InputsT]
+    output: type[OutputT]
+    build: Callable[[InputsT, GenerateConfig], OutputT]
     config_fields: tuple[str, ...] = ()
-    """Config fields the output depends on (part of the cache key)."""
+    """Config fields (or properties) the output depends on (part of the cache key)."""
     fingerprint: Callable[[], str] | None = None
     """A hash of anything else the output depends on (files shipped with envforge, e.g. app templates)."""
 
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        return tuple(self.inputs.model_fields)
 
-def build_dag(stages: list[Stage], roots: tuple[str, ...]) -> list[Stage]:
-    """Validate the stages as a DAG over `roots` (inputs made outside it); return them in a stable order."""
+    def run(self, artifacts: Mapping[str, Artifact], config: GenerateConfig) -> OutputT:
+        return self.build(self.inputs(**{name: artifacts[name] for name in self.input_names}), config)
+
+
+AnyStage = Stage[Any, Any]
+
+
+def build_dag(stages: list[AnyStage], roots: Mapping[str, type[Artifact]]) -> list[AnyStage]:
+    """Validate the stages as a DAG over `roots` (artifacts made outside it); return them in a stable order.
+
+    Each input must name a root or a stage, and be typed as exactly what that root or stage makes."""
     names = [*roots, *(stage.name for stage in stages)]
     if len(set(names)) != len(names):
         raise PipelineError(f"duplicate stage names in {names}")
+    made: dict[str, type[Artifact]] = {**roots, **{stage.name: stage.output for stage in stages}}
     graph = nx.DiGraph()
     position = {name: index for index, name in enumerate(names)}
     graph.add_nodes_from(names)
-    fields = set(GenerateConfig.model_fields)
     for stage in stages:
-        for needed in stage.inputs:
-            if needed not in position:
+        hints = typing.get_type_hints(stage.inputs)
+        for needed in stage.input_names:
+            if needed not in made:
                 raise PipelineError(f"stage '{stage.name}' needs unknown stage '{needed}'")
+            if hints[needed] is not made[needed]:
+                raise PipelineError(
+                    f"stage '{stage.name}' takes input '{needed}' as {hints[needed].__name__}, "
+                    f"but '{needed}' makes {made[needed].__name__}"
+                )
             graph.add_edge(needed, stage.name)
-        unknown = set(stage.config_fields) - fields
+        unknown = set(stage.config_fields) - CONFIG_NAMES
         if unknown:
             raise PipelineError(f"stage '{stage.name}' depends on unknown config fields {sorted(unknown)}")
     if not nx.is_directed_acyclic_graph(graph):
@@ -72,11 +114,3 @@ def build_dag(stages: list[Stage], roots: tuple[str, ...]) -> list[Stage]:
     by_name = {stage.name: stage for stage in stages}
     order = nx.lexicographical_topological_sort(graph, key=position.__getitem__)
     return [by_name[name] for name in order if name in by_name]
-
-
-def need(inputs: Mapping[str, Artifact], name: str, kind: type[ArtifactT]) -> ArtifactT:
-    """The input artifact `name`, checked to be of the type the stage expects."""
-    artifact = inputs.get(name)
-    if not isinstance(artifact, kind):
-        raise PipelineError(f"input '{name}' is {type(artifact).__name__}, expected {kind.__name__}")
-    return artifact

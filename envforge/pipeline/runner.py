@@ -1,32 +1,24 @@
-"""Run the DAG for one blueprint: skip what is cached, build the rest, publish the package atomically."""
+"""Run a DAG of stages: skip what is cached, build the rest, store every output atomically."""
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+
+from pydantic import BaseModel
 
 from envforge import __version__
 from envforge.errors import UserInputError, did_you_mean
+from envforge.files import clean_leftovers
 from envforge.hashing import hash_bytes, hash_json
-from envforge.ir.loading import load_blueprint
-from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, PackageArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage
-from envforge.pipeline.registry import ROOT, STAGES
-from envforge.pipeline.store import (
-    ArtifactRecord,
-    clean_leftovers,
-    files_hash,
-    load_stage,
-    read_files,
-    save_stage,
-    write_dir_atomic,
-)
+from envforge.pipeline.artifacts import Artifact
+from envforge.pipeline.dag import AnyStage, GenerateConfig
+from envforge.pipeline.store import ArtifactRecord, files_hash, load_stage, save_stage
 
 logger = logging.getLogger(__name__)
-CACHE_DIR = ".cache"
 
 
 @dataclass(frozen=True)
@@ -38,74 +30,59 @@ class StageResult:
     seconds: float
 
 
-@dataclass
-class RunResult:
-    env_id: str
-    domain: str
-    package: Path
-    stages: list[StageResult] = field(default_factory=list)
-
-    @property
-    def package_hash(self) -> str:
-        return self.stages[-1].content_hash
-
-
-def cache_key(stage: Stage, config: GenerateConfig, input_hashes: list[str]) -> str:
-    settings = {name: getattr(config, name) for name in stage.config_fields}
+def cache_key(stage: AnyStage, config: GenerateConfig, input_hashes: list[str]) -> str:
+    settings = {name: _plain(getattr(config, name)) for name in stage.config_fields}
     parts: list[object] = [stage.name, stage.version, __version__, settings, input_hashes]
     if stage.fingerprint is not None:
         parts.append(stage.fingerprint())
     return hash_json(parts)
 
 
-def _stages_from(name: str | None) -> set[str]:
+def _plain(value: object) -> object:
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+
+
+def stages_from(stages: Sequence[AnyStage], name: str | None) -> set[str]:
     """Names of `name` and every stage downstream of it."""
     if name is None:
         return set()
-    names = [stage.name for stage in STAGES]
+    names = [stage.name for stage in stages]
     if name not in names:
         hint = did_you_mean(name, names) or f"; stages: {', '.join(names)}"
         raise UserInputError(f"--from: unknown stage '{name}'{hint}")
     chosen = {name}
-    for stage in STAGES:
-        if chosen.intersection(stage.inputs):
+    for stage in stages:
+        if chosen.intersection(stage.input_names):
             chosen.add(stage.name)
     return chosen
 
 
-def run_pipeline(
-    source: Path,
-    out_dir: Path,
+def run_stages(
+    stages: Sequence[AnyStage],
+    roots: Mapping[str, Artifact],
+    run_dir: Path,
     config: GenerateConfig,
     *,
     force: bool = False,
     from_stage: str | None = None,
     on_stage: Callable[[StageResult], None] | None = None,
-) -> RunResult:
-    """Generate the package for `source` into `out_dir/<domain>/`; resumable and idempotent."""
-    rebuild = _stages_from(from_stage)
-    blueprint = load_blueprint(source)
-    run_dir = out_dir / CACHE_DIR / blueprint.domain
+) -> tuple[dict[str, Artifact], list[StageResult]]:
+    """Every stage's output (as stored) and how each was made; resumable and idempotent."""
+    rebuild = stages_from(stages, from_stage)
     clean_leftovers(run_dir)
-    clean_leftovers(out_dir)
-    root = BlueprintArtifact(blueprint=blueprint)
-    artifacts: dict[str, Artifact] = {ROOT: root}
-    hashes = {ROOT: root.content_hash()}
-    result = RunResult(env_id=blueprint.env_id, domain=blueprint.domain, package=out_dir / blueprint.domain)
-    for stage in STAGES:
+    artifacts: dict[str, Artifact] = dict(roots)
+    hashes = {name: root.content_hash() for name, root in roots.items()}
+    results: list[StageResult] = []
+    for stage in stages:
         started = time.perf_counter()
-        key = cache_key(stage, config, [hashes[name] for name in stage.inputs])
+        key = cache_key(stage, config, [hashes[name] for name in stage.input_names])
         folder = run_dir / stage.name
         cached = None if force or stage.name in rebuild else load_stage(folder, key)
         if cached is not None:
             record, files = cached
-            artifact: Artifact = stage.output.from_files(files)
             status = "cached"
         else:
-            built = stage.build({name: artifacts[name] for name in stage.inputs}, config)
-            files = built.to_files()
-            # Downstream stages always get the stored form, as a resumed run would read it back.
-            artifact = stage.output.from_files(files)
+            files = stage.run(artifacts, config).to_files()
             record = ArtifactRecord(
                 stage=stage.name,
                 stage_version=stage.version,
@@ -115,22 +92,12 @@ def run_pipeline(
             )
             save_stage(folder, record, files)
             status = "built"
-        artifacts[stage.name] = artifact
+        # Downstream stages always get the stored form, as a resumed run would read it back.
+        artifacts[stage.name] = stage.output.from_files(files)
         hashes[stage.name] = record.content_hash
         outcome = StageResult(stage.name, status, record.content_hash, time.perf_counter() - started)
         logger.info("stage %s %s in %.2fs", stage.name, status, outcome.seconds)
-        result.stages.append(outcome)
+        results.append(outcome)
         if on_stage is not None:
             on_stage(outcome)
-    package = artifacts[STAGES[-1].name]
-    if not isinstance(package, PackageArtifact):
-        raise TypeError("the last stage must produce the package")
-    _publish(result.package, package)
-    return result
-
-
-def _publish(target: Path, package: PackageArtifact) -> None:
-    """Swap the package folder in whole, unless it already holds exactly these files."""
-    if target.is_dir() and read_files(target) == package.files and not (target / "artifact.json").exists():
-        return
-    write_dir_atomic(target, package.files)
+    return artifacts, results

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import uuid
 from pathlib import Path
 
+from envforge.files import read_files, write_dir_atomic
 from envforge.hashing import hash_bytes, hash_json
 from envforge.ir.base import IRModel
 
@@ -29,45 +27,9 @@ def files_hash(files: dict[str, bytes]) -> str:
     return hash_json({name: hash_bytes(data) for name, data in sorted(files.items())})
 
 
-def write_dir_atomic(target: Path, files: dict[str, bytes]) -> None:
-    """Replace `target` with a folder holding exactly `files`; readers never see a partial folder."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.parent / f".tmp-{target.name}-{uuid.uuid4().hex[:8]}"
-    temporary.mkdir()
-    try:
-        for name, data in sorted(files.items()):
-            path = temporary / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-        if target.exists():
-            retired = target.parent / f".old-{target.name}-{uuid.uuid4().hex[:8]}"
-            target.rename(retired)
-            temporary.rename(target)
-            shutil.rmtree(retired, ignore_errors=True)
-        else:
-            temporary.rename(target)
-    except BaseException:
-        shutil.rmtree(temporary, ignore_errors=True)
-        raise
-
-
-def clean_leftovers(folder: Path) -> None:
-    """Remove temporary folders that a killed run left behind."""
-    if folder.is_dir():
-        for entry in folder.iterdir():
-            if entry.name.startswith((".tmp-", ".old-")) and entry.is_dir():
-                shutil.rmtree(entry, ignore_errors=True)
-
-
-def read_files(folder: Path) -> dict[str, bytes]:
-    return {
-        str(path.relative_to(folder)): path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and path.name != RECORD
-    }
+def stage_files(folder: Path) -> dict[str, bytes]:
+    """A stage folder's artifact files, without its record."""
+    return {name: data for name, data in read_files(folder).items() if name != RECORD}
 
 
 def save_stage(folder: Path, record: ArtifactRecord, files: dict[str, bytes]) -> None:
@@ -83,22 +45,7 @@ def load_stage(folder: Path, cache_key: str) -> tuple[ArtifactRecord, dict[str, 
         return None
     if record.cache_key != cache_key:
         return None
-    files = read_files(folder)
+    files = stage_files(folder)
     if {name: hash_bytes(data) for name, data in files.items()} != record.files:
         return None
     return record, files
-
-
-def write_file_atomic(target: Path, data: bytes) -> None:
-    """Write a file through a temporary sibling and a rename: it is either old or new, never partial."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.parent / f".tmp-{target.name}-{uuid.uuid4().hex[:8]}"
-    try:
-        with temporary.open("wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        temporary.replace(target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise

@@ -8,8 +8,8 @@ from math import comb
 from pathlib import Path
 
 from envforge.ir.verification import Pool, RolloutSummary, TaskRollouts, ValidationReport
+from envforge.package import update_package
 from envforge.rollout.trajectory import Trajectory
-from envforge.stages.package.rewrite import rewrite_report
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -110,4 +110,4 @@ def _mean(values: Sequence[float]) -> float:
 
 def write_rollout_report(package: Path, summary: RolloutSummary) -> ValidationReport:
     """Put the summary into report.json and report.md, re-hash them in the manifest, and swap the folder."""
-    return rewrite_report(package, {"rollouts": summary})
+    return update_package(package, {"rollouts": summary})

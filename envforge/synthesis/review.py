@@ -11,19 +11,19 @@ import asyncio
 from dataclasses import dataclass, field
 
 from envforge.ir.blueprint import Blueprint, PersonaSpec
+from envforge.ir.synthesis import TaskReview
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.toolspec import ToolGraph
 from envforge.llm import LLMClient
-from envforge.pipeline.artifacts import StateArtifact
-from envforge.pipeline.task_artifacts import VerifierArtifact
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
+from envforge.stages.state.artifact import StateArtifact
+from envforge.stages.verifiers.artifact import VerifierArtifact
 from envforge.stages.verifiers.emit import render_verifier
 from envforge.synthesis.barrier import Schemas, check_task
 from envforge.synthesis.calls import JsonMode
 from envforge.synthesis.facts import RowIndex, task_facts
 from envforge.synthesis.paraphrase import paraphrase
-from envforge.synthesis.report import TaskReview
 
 BARRIER_DROP = "barrier_disagreement"
 

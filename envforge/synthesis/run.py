@@ -1,11 +1,11 @@
 """`generate --from-description`: the LLM writes the blueprint, the pipeline builds it, the LLM words and checks.
 
 1. `BlueprintWriter` writes and validates a blueprint (nothing is written to the output folder if it fails).
-2. The accepted blueprint YAML is the source of an ordinary pipeline run, staged under `OUT/.cache/synthesis`
-   and asked for spare tasks, so the barrier's drops are backfilled; every stage caches as usual.
-3. The review pass rewords and checks the gate's accepted tasks (`review.py`).
-4. The package stage builds the package again from the reviewed verifiers artifact; `synthesis.json` joins
-   it, listed in the manifest; the folder is swapped in atomically at `OUT/<domain>`.
+2. The accepted blueprint YAML, staged under `OUT/.cache/synthesis`, is the source of an ordinary pipeline run
+   whose config carries the review (`GenerateConfig.review`): the gate accepts spare tasks, so the review's
+   drops are backfilled, and every stage caches as usual.
+3. The pipeline's `review` stage calls `LLMReviewer`, which rewords and checks the gate's accepted tasks
+   (`review.py`) and writes the synthesis report; the package stage ships it as `synthesis.json`.
 
 Every call goes through one `LLMClient` with its request-hash cache, so a rerun asks nothing, and
 greedy decoding plus recorded answers make the package byte-identical.
@@ -15,43 +15,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
 from envforge.errors import UserInputError
-from envforge.hashing import hash_bytes
+from envforge.files import dump_json, write_file_atomic
+from envforge.ir.synthesis import BlueprintWriting, LLMUsage, ReviewConfig, SynthesisReport, TaskReview
 from envforge.llm import CacheMode, LLMClient, ResponseCache, Usage
-from envforge.pipeline.app_artifacts import UITasksArtifact
-from envforge.pipeline.artifacts import (
-    Artifact,
-    BlueprintArtifact,
-    PackageArtifact,
-    StateArtifact,
-    ToolGraphArtifact,
-    dump_json,
-    dump_manifest,
-)
-from envforge.pipeline.dag import MAX_TASKS, GenerateConfig
-from envforge.pipeline.registry import ROOT, STAGES
-from envforge.pipeline.runner import CACHE_DIR, RunResult, StageResult, run_pipeline
-from envforge.pipeline.store import read_files, write_dir_atomic, write_file_atomic
-from envforge.pipeline.task_artifacts import TaskSetArtifact, VerifierArtifact
+from envforge.pipeline.dag import GenerateConfig
+from envforge.pipeline.runner import StageResult
+from envforge.stages.generate import CACHE_DIR, RunResult, run_pipeline
+from envforge.stages.review.artifact import SYNTHESIS, ReviewArtifact
+from envforge.stages.review.stage import ReviewInputs
+from envforge.stages.verifiers.artifact import VerifierArtifact
 from envforge.synthesis.calls import JsonMode
-from envforge.synthesis.report import (
-    SYNTHESIS_FILE,
-    BlueprintWriting,
-    LLMUsage,
-    SynthesisReport,
-    TaskReview,
-    render_synthesis,
-)
 from envforge.synthesis.review import Reviewer, apply_reviews, index_rows, review_tasks
 from envforge.synthesis.writer import DEFAULT_REPAIR_ROUNDS, BlueprintWriter, WrittenBlueprint
 
 STAGING = "synthesis"
-SPARE_FACTOR = 2
-"""The verifiers stage is asked for this many times the wanted tasks: spares for the barrier to drop."""
 T = TypeVar("T")
 
 
@@ -124,125 +106,103 @@ def synthesize_environment(
         client, config.description, repair_rounds=config.repair_rounds, drafts=config.drafts, mode=config.json_mode
     )
     written = _run(client, writer.write)
-    staging = out / CACHE_DIR / STAGING
-    source = staging / f"{written.blueprint.domain}.yaml"
+    source = out / CACHE_DIR / STAGING / f"{written.blueprint.domain}.yaml"
     write_file_atomic(source, written.text.encode())
-    widened = generate.model_copy(update={"tasks": min(MAX_TASKS, generate.tasks * SPARE_FACTOR)})
-    run = run_pipeline(source, staging, widened, force=force, from_stage=from_stage, on_stage=on_stage)
-    artifacts = _stage_artifacts(staging / CACHE_DIR / written.blueprint.domain, written)
-    verified = _need(artifacts, "verifiers", VerifierArtifact)
-    graph = _need(artifacts, "toolgraph", ToolGraphArtifact).toolgraph
-    rows = index_rows(written.blueprint, graph, _need(artifacts, "state", StateArtifact))
-    reviewer = Reviewer(client, written.blueprint, graph, rows, config.json_mode, config.concurrency)
-    reviewed = _run(client, lambda: review_tasks(reviewer, verified.accepted, generate.tasks))
-    report = _report(config, client, written, [review for _, review in reviewed])
-    if not any(review.barrier_agreed for _, review in reviewed):
-        _reject_empty(config, written, verified, report, out)
-    package = _build_package(artifacts, apply_reviews(verified, reviewed, generate.tasks), generate, report)
-    target = out / written.blueprint.domain
-    if not (target.is_dir() and read_files(target) == package):
-        write_dir_atomic(target, package)
-    published = RunResult(env_id=run.env_id, domain=run.domain, package=target, stages=run.stages)
-    return SynthesisResult(run=published, report=report, usage=client.usage, written=written)
+    reviewed = generate.model_copy(update={"review": review_config(config, written, client.usage)})
+    reviewer = LLMReviewer(client, config, out)
+    run = run_pipeline(source, out, reviewed, reviewer=reviewer, force=force, from_stage=from_stage, on_stage=on_stage)
+    report = SynthesisReport.model_validate_json((run.package / SYNTHESIS).read_bytes())
+    return SynthesisResult(run=run, report=report, usage=client.usage, written=written)
 
 
-A = TypeVar("A", bound=Artifact)
+def review_config(config: SynthesisConfig, written: WrittenBlueprint, usage: Usage) -> ReviewConfig:
+    """What the review stage is keyed on: the description, model and prices, and what writing the blueprint took."""
+    return ReviewConfig(
+        description=config.description,
+        model=config.model,
+        json_mode=config.json_mode,
+        price_prompt=config.price_prompt,
+        price_completion=config.price_completion,
+        writing=BlueprintWriting(
+            questions=written.steps,
+            repair_rounds=len(written.repairs),
+            repairs=[f"{repair.step}: {repair.error}" for repair in written.repairs],
+            notes=written.notes,
+        ),
+        writer_requests=usage.requests,
+        writer_prompt_tokens=usage.prompt_tokens,
+        writer_completion_tokens=usage.completion_tokens,
+    )
 
 
 class NoTaskSurvivedError(UserInputError):
     """Every task was dropped: a package without tasks would fail its own conformance check."""
 
 
-def _reject_empty(
-    config: SynthesisConfig, written: WrittenBlueprint, verified: VerifierArtifact, report: SynthesisReport, out: Path
-) -> None:
-    saved = config.drafts / f"{written.blueprint.domain}-review.json"
-    write_file_atomic(saved, dump_json(report.model_dump(mode="json")))
-    if not verified.accepted:
-        reasons = sorted({result.reason.split(":", 1)[0] for result in verified.results}) or ["no candidate tasks"]
-        why = f"the verifier gate accepted none of {len(verified.results)} candidate tasks ({', '.join(reasons)})"
-    else:
-        first = report.reviews[0]
-        why = (
-            f"the information barrier disagreed on all {len(report.reviews)} tasks "
-            f"(first, {first.task_id}: {first.barrier_reason})"
+@dataclass
+class LLMReviewer:
+    """The `review` stage's service: reword and check the gate's accepted tasks, and report what it took."""
+
+    client: LLMClient
+    config: SynthesisConfig
+    out: Path
+    """The output folder, named when no task survives."""
+
+    def __call__(self, inputs: ReviewInputs, config: GenerateConfig, review: ReviewConfig) -> ReviewArtifact:
+        blueprint, graph, verified = inputs.blueprint.blueprint, inputs.toolgraph.toolgraph, inputs.verifiers
+        rows = index_rows(blueprint, graph, inputs.state)
+        reviewer = Reviewer(self.client, blueprint, graph, rows, review.json_mode, self.config.concurrency)
+        before = replace(self.client.usage)
+        results = _run(self.client, lambda: review_tasks(reviewer, verified.accepted, config.tasks))
+        report = _report(review, self.client.usage, before, [task_review for _, task_review in results])
+        if not any(task_review.barrier_agreed for _, task_review in results):
+            self._reject_empty(blueprint.domain, verified, report)
+        applied = apply_reviews(verified, results, config.tasks)
+        return ReviewArtifact(
+            accepted=applied.accepted, sources=applied.sources, results=applied.results, synthesis=report
         )
-    raise NoTaskSurvivedError(
-        f"no task survived for '{written.blueprint.domain}': {why}; no package was written to {out}; "
-        f"the review is saved in {saved}"
+
+    def _reject_empty(self, domain: str, verified: VerifierArtifact, report: SynthesisReport) -> None:
+        saved = self.config.drafts / f"{domain}-review.json"
+        write_file_atomic(saved, dump_json(report.model_dump(mode="json")))
+        if not verified.accepted:
+            reasons = sorted({result.reason.split(":", 1)[0] for result in verified.results}) or ["no candidate tasks"]
+            why = f"the verifier gate accepted none of {len(verified.results)} candidate tasks ({', '.join(reasons)})"
+        else:
+            first = report.reviews[0]
+            why = (
+                f"the information barrier disagreed on all {len(report.reviews)} tasks "
+                f"(first, {first.task_id}: {first.barrier_reason})"
+            )
+        raise NoTaskSurvivedError(
+            f"no task survived for '{domain}': {why}; no package was written to {self.out}; "
+            f"the review is saved in {saved}"
+        )
+
+
+def _report(review: ReviewConfig, usage: Usage, before: Usage, reviews: list[TaskReview]) -> SynthesisReport:
+    """The synthesis report: the blueprint writing and its calls (from `review`) plus the review's own calls."""
+    total = Usage(
+        requests=review.writer_requests + usage.requests - before.requests,
+        prompt_tokens=review.writer_prompt_tokens + usage.prompt_tokens - before.prompt_tokens,
+        completion_tokens=review.writer_completion_tokens + usage.completion_tokens - before.completion_tokens,
     )
-
-
-def _need(artifacts: dict[str, Artifact], name: str, kind: type[A]) -> A:
-    artifact = artifacts[name]
-    if not isinstance(artifact, kind):
-        raise TypeError(f"stage '{name}' produced {type(artifact).__name__}, expected {kind.__name__}")
-    return artifact
-
-
-def _stage_artifacts(run_dir: Path, written: WrittenBlueprint) -> dict[str, Artifact]:
-    """Every stage's output as the run directory holds it (the runner has just written or verified each)."""
-    artifacts: dict[str, Artifact] = {ROOT: BlueprintArtifact(blueprint=written.blueprint)}
-    for stage in STAGES:
-        artifacts[stage.name] = stage.output.from_files(read_files(run_dir / stage.name))
-    return artifacts
-
-
-def _build_package(
-    artifacts: dict[str, Artifact], verified: VerifierArtifact, generate: GenerateConfig, report: SynthesisReport
-) -> dict[str, bytes]:
-    """The package stage's own build, on the reviewed tasks and the requested count, plus synthesis.json."""
-    stage = STAGES[-1]
-    candidates = _need(artifacts, "tasks", TaskSetArtifact)
-    inputs = {name: artifacts[name] for name in stage.inputs}
-    inputs["verifiers"] = verified
-    inputs["tasks"] = candidates.model_copy(update={"requested": generate.tasks})
-    # The UI tasks were posed for every task of the widened run; ship those of the tasks the review kept.
-    kept = {task.id for task in verified.accepted}
-    posed = _need(artifacts, "uitasks", UITasksArtifact)
-    inputs["uitasks"] = UITasksArtifact(
-        tasks=[task for task in posed.tasks if task.task_id in kept],
-        dropped=[drop for drop in posed.dropped if drop.task_id in kept],
-    )
-    package = stage.build(inputs, generate)
-    if not isinstance(package, PackageArtifact):
-        raise TypeError("the last stage must produce the package")
-    files = dict(package.files)
-    files[SYNTHESIS_FILE] = dump_json(report.model_dump(mode="json"))
-    files["report.md"] = files["report.md"] + render_synthesis(report).encode()
-    del files["envforge.yaml"]
-    manifest = package.manifest.model_copy(
-        update={"files": {name: hash_bytes(data) for name, data in sorted(files.items())}}
-    )
-    files["envforge.yaml"] = dump_manifest(manifest)
-    return files
-
-
-def _report(
-    config: SynthesisConfig, client: LLMClient, written: WrittenBlueprint, reviews: list[TaskReview]
-) -> SynthesisReport:
-    usage = client.usage
     return SynthesisReport(
-        description=config.description,
-        model=config.model,
-        blueprint=BlueprintWriting(
-            questions=written.steps,
-            repair_rounds=len(written.repairs),
-            repairs=[f"{repair.step}: {repair.error}" for repair in written.repairs],
-            notes=written.notes,
-        ),
+        description=review.description,
+        model=review.model,
+        blueprint=review.writing,
         tasks_reviewed=len(reviews),
-        paraphrased=sum(review.paraphrased for review in reviews),
-        kept_procedural=sum(not review.paraphrased for review in reviews),
-        barrier_agreed=sum(review.barrier_agreed for review in reviews),
-        barrier_dropped=sum(not review.barrier_agreed for review in reviews),
+        paraphrased=sum(task_review.paraphrased for task_review in reviews),
+        kept_procedural=sum(not task_review.paraphrased for task_review in reviews),
+        barrier_agreed=sum(task_review.barrier_agreed for task_review in reviews),
+        barrier_dropped=sum(not task_review.barrier_agreed for task_review in reviews),
         reviews=reviews,
         usage=LLMUsage(
-            requests=usage.requests,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
-            price_prompt=config.price_prompt,
-            price_completion=config.price_completion,
-            cost=round(usage.cost(config.price_prompt, config.price_completion), 6),
+            requests=total.requests,
+            prompt_tokens=total.prompt_tokens,
+            completion_tokens=total.completion_tokens,
+            price_prompt=review.price_prompt,
+            price_completion=review.price_completion,
+            cost=round(total.cost(review.price_prompt, review.price_completion), 6),
         ),
     )

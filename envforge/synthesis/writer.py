@@ -21,11 +21,11 @@ from typing import Any
 import yaml
 
 from envforge.errors import BlueprintError, UserInputError
+from envforge.files import write_file_atomic
 from envforge.hashing import hash_json
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.loading import load_blueprint_text
 from envforge.llm import LLMClient
-from envforge.pipeline.store import write_file_atomic
 from envforge.synthesis import prompts
 from envforge.synthesis.assemble import build_blueprint, fields_step, knowable_fields, sketch_entities
 from envforge.synthesis.calls import TEMPERATURE, JsonMode, ask_json

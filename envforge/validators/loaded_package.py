@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from envforge.errors import PackageError
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.verification import ValidationReport
-from envforge.pipeline.artifacts import EnvManifest
+from envforge.package import EnvManifest
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.tasks import load_tasks
 

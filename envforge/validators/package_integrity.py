@@ -9,7 +9,7 @@ import yaml
 from pydantic import ValidationError
 
 from envforge.hashing import hash_bytes
-from envforge.pipeline.artifacts import EnvManifest
+from envforge.package import EnvManifest
 
 REQUIRED_FILES = (
     "envforge.yaml",

@@ -20,17 +20,17 @@ from statistics import median
 from typing import TYPE_CHECKING
 
 from envforge.ir.tasks import Transcript
-from envforge.ir.uitasks import AppKind, UIDrop, UIStep, UITask
+from envforge.ir.uitasks import UI_DROPPED_FILE, AppKind, UIDrop, UIStep, UITask
 from envforge.ir.verification import UIReplayApp, UIReplaySummary, ValidationReport
-from envforge.pipeline.app_artifacts import UI_DROPPED, UITasksArtifact
+from envforge.package import update_package
+from envforge.package.report import ui_summary
 from envforge.runtime.apps.chromium import context_options, launched_chromium
 from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.replay import ReplayError, run_steps, watch
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
 from envforge.runtime.episode import EnvPackage
-from envforge.stages.package.report import ui_summary
-from envforge.stages.package.rewrite import rewrite_report
+from envforge.stages.uitasks.artifact import UITasksArtifact
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -248,7 +248,7 @@ def record_replay(
     """Drop the UI tasks that failed in Chromium (with their reasons), save the screenshots and the summary."""
     failed = {(o.task.task_id, o.task.app) for o in outcomes if not o.passed}
     kept = [task for task in tasks if (task.task_id, task.app) not in failed]
-    dropped_path = package_path / UI_DROPPED
+    dropped_path = package_path / UI_DROPPED_FILE
     earlier = [UIDrop.model_validate(item) for item in json.loads(dropped_path.read_bytes())]
     # Drops of earlier runs stay: those tasks left ui_tasks.jsonl then and are not replayed again.
     dropped = [*[drop for drop in earlier if (drop.task_id, drop.app) not in failed], *drops(outcomes)]
@@ -257,4 +257,4 @@ def record_replay(
     names = [f"{SCREENSHOTS}/{picture.name}" for picture in pictures]
     files.update({name: picture.read_bytes() for name, picture in zip(names, pictures, strict=True)})
     update = {"ui": ui_summary(kept, dropped), "ui_replay": summarize(outcomes, chromium, names)}
-    return rewrite_report(package_path, update, files)
+    return update_package(package_path, update, files)

@@ -17,9 +17,9 @@ from envforge.bench.episodes import MB
 from envforge.bench.report import BenchReport, BenchRow, summarize
 from envforge.bench.runtime import run_bench
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.runner import run_pipeline
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.session import Session
+from envforge.stages.generate import run_pipeline
 
 REPO = Path(__file__).resolve().parents[2]
 MEASURES = {"reset", "read", "write", "mcp", "rss", "verify", "synthesis"}

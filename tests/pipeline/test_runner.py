@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from envforge.errors import UserInputError
-from envforge.pipeline.dag import GenerateConfig, Stage, build_dag
-from envforge.pipeline.registry import STAGES
-from envforge.pipeline.runner import run_pipeline
-from envforge.pipeline.store import read_files
+from envforge.files import read_files
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs, build_dag
+from envforge.stages.generate import run_pipeline
+from envforge.stages.ontology.artifact import OntologyArtifact
+from envforge.stages.registry import STAGES
 from envforge.validators.package_integrity import REQUIRED_FILES, check_package_integrity
 from tests.conftest import REPO
 
@@ -57,6 +59,7 @@ def test_changing_rows_rebuilds_only_the_stages_that_depend_on_it(tmp_path: Path
         "tooltests": "built",
         "tasks": "built",
         "verifiers": "built",
+        "review": "built",
         "apps": "cached",
         "uitasks": "built",
         "package": "built",
@@ -105,19 +108,50 @@ def test_the_package_holds_the_files_of_the_format_and_passes_integrity(tmp_path
     assert [problem.file for problem in check_package_integrity(run.package)] == ["policy.md"]
 
 
-def test_the_dag_rejects_cycles_and_unknown_inputs() -> None:
+class _FromA(StageInputs):
+    a: OntologyArtifact
+
+
+class _FromB(StageInputs):
+    b: OntologyArtifact
+
+
+class _FromNowhere(StageInputs):
+    nowhere: OntologyArtifact
+
+
+class _FromBlueprint(StageInputs):
+    blueprint: OntologyArtifact
+
+
+def _never(inputs: StageInputs, config: GenerateConfig) -> OntologyArtifact:
+    raise NotImplementedError
+
+
+def test_the_dag_rejects_cycles_unknown_inputs_and_inputs_of_the_wrong_type() -> None:
     from envforge.errors import PipelineError
 
-    def build(*_: object) -> object:
-        raise NotImplementedError
-
-    a = Stage(name="a", version=1, inputs=("b",), output=STAGES[0].output, build=build)  # type: ignore[arg-type]
-    b = Stage(name="b", version=1, inputs=("a",), output=STAGES[0].output, build=build)  # type: ignore[arg-type]
+    a = Stage(name="a", version=1, inputs=_FromB, output=OntologyArtifact, build=_never)
+    b = Stage(name="b", version=1, inputs=_FromA, output=OntologyArtifact, build=_never)
     with pytest.raises(PipelineError, match="cycle"):
-        build_dag([a, b], roots=())
-    lonely = Stage(name="c", version=1, inputs=("nowhere",), output=STAGES[0].output, build=build)  # type: ignore[arg-type]
+        build_dag([a, b], roots={})
+    lonely = Stage(name="c", version=1, inputs=_FromNowhere, output=OntologyArtifact, build=_never)
     with pytest.raises(PipelineError, match="unknown stage 'nowhere'"):
-        build_dag([lonely], roots=())
+        build_dag([lonely], roots={})
+    mistyped = Stage(name="d", version=1, inputs=_FromBlueprint, output=OntologyArtifact, build=_never)
+    with pytest.raises(
+        PipelineError, match="takes input 'blueprint' as OntologyArtifact, but 'blueprint' makes Bluepr"
+    ):
+        build_dag([mistyped], roots={"blueprint": BlueprintArtifact})
+
+
+def test_every_stage_of_the_dag_names_its_inputs_once_as_typed_fields() -> None:
+    made = {"blueprint": BlueprintArtifact, **{stage.name: stage.output for stage in STAGES}}
+    for stage in STAGES:
+        assert issubclass(stage.inputs, StageInputs)
+        assert {name: field.annotation for name, field in stage.inputs.model_fields.items()} == {
+            name: made[name] for name in stage.input_names
+        }
 
 
 def _kill_after(stage_line: str, out: Path, rows: int) -> None:

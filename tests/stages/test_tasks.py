@@ -10,8 +10,8 @@ import pytest
 
 from envforge.hashing import canonical_json
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.runner import run_pipeline
 from envforge.runtime.tasks import load_tasks
+from envforge.stages.generate import run_pipeline
 from tests.conftest import BLUEPRINTS, REPO
 
 RETAIL = REPO / "blueprints" / "retail.yaml"

@@ -11,17 +11,19 @@ from jsonschema import Draft202012Validator
 
 from envforge.ir.loading import load_blueprint
 from envforge.ir.tooltests import ToolTestReport, ToolTestResult
-from envforge.pipeline.artifacts import BlueprintArtifact, StateArtifact, ToolGraphArtifact
+from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.tooltest_artifacts import ToolTestArtifact
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.session import Session
 from envforge.stages.ontology.build import build_ontology
+from envforge.stages.state.artifact import StateArtifact
 from envforge.stages.state.build import build_state, render_ddl
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
 from envforge.stages.toolgraph.build import build_toolgraph
 from envforge.stages.tooltests.arguments import draw_examples, invalid_arguments, valid_arguments
+from envforge.stages.tooltests.artifact import ToolTestArtifact
 from envforge.stages.tooltests.run import ToolTester, run_tool_tests
-from envforge.stages.tooltests.stage import STAGE, build
+from envforge.stages.tooltests.stage import STAGE, ToolTestInputs, build
 from tests.conftest import BLUEPRINTS, REPO
 
 RETAIL = REPO / "blueprints" / "retail.yaml"
@@ -270,11 +272,11 @@ def test_a_tool_whose_argument_validation_is_off_is_excluded_by_its_invalid_call
 
 def test_the_stage_builds_from_its_inputs_and_round_trips_through_its_files(tmp_path: Path) -> None:
     env = _retail_with(REASSIGN_TO_MISSING_CUSTOMER, tmp_path)
-    inputs = {
-        "blueprint": BlueprintArtifact(blueprint=env.blueprint),
-        "toolgraph": ToolGraphArtifact(toolgraph=env.toolgraph, picture=""),
-        "state": StateArtifact(database=env.template, ddl=render_ddl(env.blueprint), rows={}),
-    }
+    inputs = ToolTestInputs(
+        blueprint=BlueprintArtifact(blueprint=env.blueprint),
+        toolgraph=ToolGraphArtifact(toolgraph=env.toolgraph, picture=""),
+        state=StateArtifact(database=env.template, ddl=render_ddl(env.blueprint), rows={}),
+    )
     artifact = STAGE.build(inputs, GenerateConfig(seed=3))
     assert isinstance(artifact, ToolTestArtifact)
     assert artifact.report == run_tool_tests(env, seed=3)
@@ -283,7 +285,7 @@ def test_the_stage_builds_from_its_inputs_and_round_trips_through_its_files(tmp_
     assert list(files) == ["tooltests.json"]
     assert ToolTestArtifact.from_files(files) == artifact
     assert build(inputs, GenerateConfig(seed=3)).to_files() == files
-    assert (STAGE.name, STAGE.inputs, STAGE.config_fields) == (
+    assert (STAGE.name, STAGE.input_names, STAGE.config_fields) == (
         "tooltests",
         ("blueprint", "toolgraph", "state"),
         ("seed",),

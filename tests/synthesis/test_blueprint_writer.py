@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 import yaml
 
+from envforge.files import write_file_atomic
 from envforge.ir.loading import load_blueprint_text
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.runner import run_pipeline
-from envforge.pipeline.store import write_file_atomic
 from envforge.runtime.environment import dump_blueprint
+from envforge.stages.generate import run_pipeline
 from envforge.synthesis.assemble import build_blueprint
 from envforge.synthesis.writer import BlueprintRejectedError, BlueprintWriter, Repair, WrittenBlueprint
 from envforge.validators.checks import run_checks

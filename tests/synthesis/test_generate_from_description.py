@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from envforge.files import read_files
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.store import read_files
 from envforge.synthesis import SynthesisConfig, synthesize_environment
 from envforge.validators.checks import run_checks
 from tests.conftest import envforge_cli

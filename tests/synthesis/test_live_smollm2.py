@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from envforge.pipeline.store import read_files
+from envforge.files import read_files
 from envforge.validators.checks import run_checks
 from tests.conftest import envforge_cli
 from tests.synthesis.scenario import generate_args

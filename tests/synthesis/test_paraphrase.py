@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from envforge.files import read_files
 from envforge.ir.tasks import TaskSpec
-from envforge.pipeline.artifacts import StateArtifact, ToolGraphArtifact
-from envforge.pipeline.store import read_files
 from envforge.runtime.environment import load_environment
+from envforge.stages.state.artifact import StateArtifact
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
 from envforge.synthesis.facts import RowIndex, check_rewording, task_facts
 from envforge.synthesis.review import Reviewer, index_rows
 from tests.synthesis.endpoints import Request, answer, endpoint, question

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 from envforge.hashing import hash_bytes, hash_json
-from envforge.pipeline.app_artifacts import AppsArtifact
-from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, OntologyArtifact, ToolGraphArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, need
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.stages.apps.artifact import AppsArtifact
 from envforge.stages.apps.spec import build_app_spec
+from envforge.stages.ontology.artifact import OntologyArtifact
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
 
 ASSETS = Path(__file__).resolve().parents[2] / "runtime" / "apps" / "assets"
 """Templates and static files of both apps, shipped with envforge and copied into every package."""
@@ -28,17 +29,21 @@ def assets_fingerprint() -> str:
     return hash_json({name: hash_bytes(data) for name, data in app_assets().items()})
 
 
-def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> AppsArtifact:
-    blueprint = need(inputs, "blueprint", BlueprintArtifact).blueprint
-    ontology = need(inputs, "ontology", OntologyArtifact).ontology
-    toolgraph = need(inputs, "toolgraph", ToolGraphArtifact).toolgraph
-    return AppsArtifact(spec=build_app_spec(blueprint, ontology, toolgraph), assets=app_assets())
+class AppsInputs(StageInputs):
+    blueprint: BlueprintArtifact
+    ontology: OntologyArtifact
+    toolgraph: ToolGraphArtifact
+
+
+def build(inputs: AppsInputs, config: GenerateConfig) -> AppsArtifact:
+    spec = build_app_spec(inputs.blueprint.blueprint, inputs.ontology.ontology, inputs.toolgraph.toolgraph)
+    return AppsArtifact(spec=spec, assets=app_assets())
 
 
 STAGE = Stage(
     name="apps",
     version=1,
-    inputs=("blueprint", "ontology", "toolgraph"),
+    inputs=AppsInputs,
     output=AppsArtifact,
     build=build,
     fingerprint=assets_fingerprint,

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, OntologyArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, need
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.stages.ontology.artifact import OntologyArtifact
 from envforge.stages.ontology.build import build_ontology
 
 
-def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> OntologyArtifact:
-    blueprint = need(inputs, "blueprint", BlueprintArtifact)
-    return OntologyArtifact(ontology=build_ontology(blueprint.blueprint))
+class OntologyInputs(StageInputs):
+    blueprint: BlueprintArtifact
 
 
-STAGE = Stage(name="ontology", version=1, inputs=("blueprint",), output=OntologyArtifact, build=build)
+def build(inputs: OntologyInputs, config: GenerateConfig) -> OntologyArtifact:
+    return OntologyArtifact(ontology=build_ontology(inputs.blueprint.blueprint))
+
+
+STAGE = Stage(name="ontology", version=1, inputs=OntologyInputs, output=OntologyArtifact, build=build)

@@ -1,57 +1,69 @@
-"""The `package` stage: every file of the environment package, plus its manifest."""
+"""The `package` stage: every file of the environment package, assembled by the package module."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from envforge import __version__
-from envforge.hashing import hash_bytes
-from envforge.pipeline.app_artifacts import AppsArtifact, UITasksArtifact
-from envforge.pipeline.artifacts import (
-    Artifact,
-    BlueprintArtifact,
-    EnvManifest,
-    OntologyArtifact,
-    PackageArtifact,
-    StateArtifact,
-    ToolGraphArtifact,
-    dump_json,
-    dump_manifest,
-)
-from envforge.pipeline.dag import GenerateConfig, Stage, need
-from envforge.pipeline.task_artifacts import TaskSetArtifact, VerifierArtifact, dump_jsonl
-from envforge.pipeline.tooltest_artifacts import ToolTestArtifact
+from envforge.package import EnvManifest, assemble
+from envforge.package.report import build_report, ui_summary
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
 from envforge.runtime.environment import dump_blueprint
+from envforge.stages.apps.artifact import AppsArtifact
+from envforge.stages.ontology.artifact import OntologyArtifact
+from envforge.stages.package.artifact import PackageArtifact
 from envforge.stages.package.policy import render_policy
-from envforge.stages.package.report import build_report, render_summary, ui_summary
+from envforge.stages.review.artifact import ReviewArtifact
+from envforge.stages.state.artifact import StateArtifact
+from envforge.stages.tasks.artifact import dump_jsonl
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
+from envforge.stages.tooltests.artifact import ToolTestArtifact
+from envforge.stages.uitasks.artifact import UITasksArtifact
+
+ENTRY_POINTS = {
+    "run_task": "envforge run-task {package} TASK_ID --oracle",
+    "mcp_stdio": "envforge serve {package} --transport stdio",
+    "mcp_http": "envforge serve {package} --transport http",
+    "web_app": "envforge serve {package} --app web",
+    "phone_app": "envforge serve {package} --app phone",
+    "ui_task": "envforge run-task {package} TASK_ID --app phone --oracle",
+}
 
 
-def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArtifact:
-    blueprint = need(inputs, "blueprint", BlueprintArtifact)
-    ontology = need(inputs, "ontology", OntologyArtifact)
-    toolgraph = need(inputs, "toolgraph", ToolGraphArtifact)
-    state = need(inputs, "state", StateArtifact)
-    tools_report = need(inputs, "tooltests", ToolTestArtifact).report
-    verified = need(inputs, "verifiers", VerifierArtifact)
-    requested = need(inputs, "tasks", TaskSetArtifact).requested
-    uitasks = need(inputs, "uitasks", UITasksArtifact)
-    spec = blueprint.blueprint
+class PackageInputs(StageInputs):
+    blueprint: BlueprintArtifact
+    ontology: OntologyArtifact
+    toolgraph: ToolGraphArtifact
+    state: StateArtifact
+    tooltests: ToolTestArtifact
+    review: ReviewArtifact
+    apps: AppsArtifact
+    uitasks: UITasksArtifact
+
+
+def build(inputs: PackageInputs, config: GenerateConfig) -> PackageArtifact:
+    spec = inputs.blueprint.blueprint
+    reviewed = inputs.review
+    tools_report = inputs.tooltests.report
+    # The UI tasks are posed for every task the gate accepted; ship those of the tasks the review kept.
+    kept = {task.id for task in reviewed.accepted}
+    uitasks = UITasksArtifact(
+        tasks=[task for task in inputs.uitasks.tasks if task.task_id in kept],
+        dropped=[drop for drop in inputs.uitasks.dropped if drop.task_id in kept],
+    )
     files: dict[str, bytes] = {
         "blueprint.yaml": dump_blueprint(spec).encode(),
         "policy.md": render_policy(spec).encode(),
-        **ontology.to_files(),
-        **toolgraph.to_files(),
-        **{name: data for name, data in state.to_files().items() if name in ("state.sqlite", "schema.sql")},
-        **{name: data for name, data in verified.to_files().items() if name.startswith("verifiers/")},
-        "tasks.jsonl": dump_jsonl(verified.accepted),
-        **need(inputs, "apps", AppsArtifact).to_files(),
+        **inputs.ontology.to_files(),
+        **inputs.toolgraph.to_files(),
+        **{name: data for name, data in inputs.state.to_files().items() if name in ("state.sqlite", "schema.sql")},
+        **{name: data for name, data in reviewed.to_files().items() if name.startswith("verifiers/")},
+        "tasks.jsonl": dump_jsonl(reviewed.accepted),
+        **inputs.apps.to_files(),
         **uitasks.to_files(),
     }
-    report = build_report(spec.env_id, requested, tools_report, verified.results, verified.accepted)
+    report = build_report(spec.env_id, config.tasks, tools_report, reviewed.results, reviewed.accepted)
     report = report.model_copy(update={"ui": ui_summary(uitasks.tasks, uitasks.dropped)})
-    files["report.json"] = dump_json(report.model_dump(mode="json"))
-    files["report.md"] = render_summary(report).encode()
-    tools = toolgraph.toolgraph.tools
+    tools = inputs.toolgraph.toolgraph.tools
     manifest = EnvManifest(
         env_id=spec.env_id,
         domain=spec.domain,
@@ -60,41 +72,33 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> PackageArti
         seed=config.seed,
         rows=config.rows,
         tasks_requested=config.tasks,
-        files={name: hash_bytes(data) for name, data in sorted(files.items())},
+        files={},
         stats={
             "entities": len(spec.entities),
             "relations": len(spec.relations),
             "tools": len(tools),
             "read_tools": sum(tool.kind == "read" for tool in tools),
             "write_tools": sum(tool.kind == "write" for tool in tools),
-            "tool_edges": len(toolgraph.toolgraph.edges),
+            "tool_edges": len(inputs.toolgraph.toolgraph.edges),
             "policies": len(spec.policies),
             "personas": len(spec.personas),
-            "state_rows": sum(state.rows.values()),
-            "tasks": len(verified.accepted),
+            "state_rows": sum(inputs.state.rows.values()),
+            "tasks": len(reviewed.accepted),
             "ui_tasks_web": sum(task.app == "web" for task in uitasks.tasks),
             "ui_tasks_phone": sum(task.app == "phone" for task in uitasks.tasks),
             "tools_excluded": len(tools_report.excluded()),
         },
-        entry_points={
-            "run_task": "envforge run-task {package} TASK_ID --oracle",
-            "mcp_stdio": "envforge serve {package} --transport stdio",
-            "mcp_http": "envforge serve {package} --transport http",
-            "web_app": "envforge serve {package} --app web",
-            "phone_app": "envforge serve {package} --app phone",
-            "ui_task": "envforge run-task {package} TASK_ID --app phone --oracle",
-        },
+        entry_points=ENTRY_POINTS,
     )
-    files["envforge.yaml"] = dump_manifest(manifest)
-    return PackageArtifact(manifest=manifest, files=files)
+    return PackageArtifact.from_files(assemble(files, manifest, report, reviewed.synthesis))
 
 
 STAGE = Stage(
     name="package",
     # 2: report.json carries the rollouts section (null until `envforge validate` fills it). 3: apps/.
-    # 4: UI tasks (apps/ui_tasks.jsonl, the report's ui section).
-    version=4,
-    inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "apps", "uitasks"),
+    # 4: UI tasks (apps/ui_tasks.jsonl, the report's ui section). 5: from the review stage; synthesis.json.
+    version=5,
+    inputs=PackageInputs,
     output=PackageArtifact,
     build=build,
     config_fields=("rows", "seed", "tasks"),

@@ -2,36 +2,46 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, OntologyArtifact, StateArtifact, ToolGraphArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, need
-from envforge.pipeline.task_artifacts import TaskSetArtifact
-from envforge.pipeline.tooltest_artifacts import ToolTestArtifact
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.stages.ontology.artifact import OntologyArtifact
+from envforge.stages.state.artifact import StateArtifact
+from envforge.stages.tasks.artifact import TaskSetArtifact
 from envforge.stages.tasks.synthesize import synthesize_tasks
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
+from envforge.stages.tooltests.artifact import ToolTestArtifact
 
 SPARE = 1.25
 """Synthesize this many times the requested count, so the gate can drop some and still meet it."""
 
 
-def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> TaskSetArtifact:
-    blueprint = need(inputs, "blueprint", BlueprintArtifact).blueprint
-    ontology = need(inputs, "ontology", OntologyArtifact).ontology
-    graph = need(inputs, "toolgraph", ToolGraphArtifact).toolgraph
-    state = need(inputs, "state", StateArtifact)
-    admitted = need(inputs, "tooltests", ToolTestArtifact).report.admitted()
-    wanted = round(config.tasks * SPARE) + 1
+class TaskInputs(StageInputs):
+    blueprint: BlueprintArtifact
+    ontology: OntologyArtifact
+    toolgraph: ToolGraphArtifact
+    state: StateArtifact
+    tooltests: ToolTestArtifact
+
+
+def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
+    requested = config.gated_tasks
     tasks, found = synthesize_tasks(
-        blueprint, ontology, graph, state.database, admitted, count=wanted, seed=config.seed
+        inputs.blueprint.blueprint,
+        inputs.ontology.ontology,
+        inputs.toolgraph.toolgraph,
+        inputs.state.database,
+        inputs.tooltests.report.admitted(),
+        count=round(requested * SPARE) + 1,
+        seed=config.seed,
     )
-    return TaskSetArtifact(requested=config.tasks, found=found, tasks=tasks)
+    return TaskSetArtifact(requested=requested, found=found, tasks=tasks)
 
 
 STAGE = Stage(
     name="tasks",
     version=2,
-    inputs=("blueprint", "ontology", "toolgraph", "state", "tooltests"),
+    inputs=TaskInputs,
     output=TaskSetArtifact,
     build=build,
-    config_fields=("seed", "rows", "tasks"),
+    config_fields=("seed", "rows", "gated_tasks"),
 )

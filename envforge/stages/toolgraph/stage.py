@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, OntologyArtifact, ToolGraphArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, need
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.stages.ontology.artifact import OntologyArtifact
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
 from envforge.stages.toolgraph.build import build_toolgraph
 from envforge.stages.toolgraph.render import render_svg
 
 
-def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> ToolGraphArtifact:
-    blueprint = need(inputs, "blueprint", BlueprintArtifact)
-    ontology = need(inputs, "ontology", OntologyArtifact)
-    graph = build_toolgraph(blueprint.blueprint, ontology.ontology)
+class ToolGraphInputs(StageInputs):
+    blueprint: BlueprintArtifact
+    ontology: OntologyArtifact
+
+
+def build(inputs: ToolGraphInputs, config: GenerateConfig) -> ToolGraphArtifact:
+    graph = build_toolgraph(inputs.blueprint.blueprint, inputs.ontology.ontology)
     return ToolGraphArtifact(toolgraph=graph, picture=render_svg(graph))
 
 
-STAGE = Stage(name="toolgraph", version=3, inputs=("blueprint", "ontology"), output=ToolGraphArtifact, build=build)
+STAGE = Stage(name="toolgraph", version=3, inputs=ToolGraphInputs, output=ToolGraphArtifact, build=build)

@@ -2,28 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, StateArtifact, ToolGraphArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, need
-from envforge.pipeline.tooltest_artifacts import ToolTestArtifact
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
 from envforge.runtime.environment import Environment
+from envforge.stages.state.artifact import StateArtifact
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
+from envforge.stages.tooltests.artifact import ToolTestArtifact
 from envforge.stages.tooltests.worker import run_isolated
 
 
-def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> ToolTestArtifact:
-    blueprint = need(inputs, "blueprint", BlueprintArtifact)
-    toolgraph = need(inputs, "toolgraph", ToolGraphArtifact)
-    state = need(inputs, "state", StateArtifact)
+class ToolTestInputs(StageInputs):
+    blueprint: BlueprintArtifact
+    toolgraph: ToolGraphArtifact
+    state: StateArtifact
+
+
+def build(inputs: ToolTestInputs, config: GenerateConfig) -> ToolTestArtifact:
     # The policy text is what the agent reads; the enforced rules live in the blueprint.
-    env = Environment(blueprint.blueprint, toolgraph.toolgraph, state.database, "")
+    env = Environment(inputs.blueprint.blueprint, inputs.toolgraph.toolgraph, inputs.state.database, "")
     return ToolTestArtifact(report=run_isolated(env, seed=config.seed))
 
 
 STAGE = Stage(
     name="tooltests",
     version=2,
-    inputs=("blueprint", "toolgraph", "state"),
+    inputs=ToolTestInputs,
     output=ToolTestArtifact,
     build=build,
     config_fields=("seed",),

@@ -6,21 +6,22 @@ on the untouched initial state. The Chromium replay of the same paths is `envfor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from starlette.testclient import TestClient
 
 from envforge.ir.tasks import TaskSpec, Transcript
 from envforge.ir.uitasks import AppKind, UIDrop, UITask
-from envforge.pipeline.app_artifacts import AppsArtifact, UITasksArtifact
-from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, StateArtifact, ToolGraphArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, need
-from envforge.pipeline.task_artifacts import VerifierArtifact
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
 from envforge.runtime.apps.server import AppSite, app_templates, asset_loader
 from envforge.runtime.environment import Environment
 from envforge.runtime.tasks import VerifyFn, load_verifier
+from envforge.stages.apps.artifact import AppsArtifact
+from envforge.stages.state.artifact import StateArtifact
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
+from envforge.stages.uitasks.artifact import UITasksArtifact
 from envforge.stages.uitasks.paths import UnbuildableError, build_path
 from envforge.stages.uitasks.wording import WordingError, ui_instruction
+from envforge.stages.verifiers.artifact import VerifierArtifact
 from envforge.text import humanize
 
 APP_KINDS: tuple[AppKind, ...] = ("web", "phone")
@@ -42,13 +43,17 @@ def pose(
     return UITask(task_id=task.id, app=kind, instruction=instruction, steps=steps, answers=task.kind == "read")
 
 
-def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> UITasksArtifact:
-    blueprint = need(inputs, "blueprint", BlueprintArtifact).blueprint
-    graph = need(inputs, "toolgraph", ToolGraphArtifact).toolgraph
-    state = need(inputs, "state", StateArtifact)
-    verifiers = need(inputs, "verifiers", VerifierArtifact)
-    apps = need(inputs, "apps", AppsArtifact)
-    env = Environment(blueprint, graph, state.database, "")
+class UITaskInputs(StageInputs):
+    blueprint: BlueprintArtifact
+    toolgraph: ToolGraphArtifact
+    state: StateArtifact
+    verifiers: VerifierArtifact
+    apps: AppsArtifact
+
+
+def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
+    blueprint, verifiers, apps = inputs.blueprint.blueprint, inputs.verifiers, inputs.apps
+    env = Environment(blueprint, inputs.toolgraph.toolgraph, inputs.state.database, "")
     person = humanize(blueprint.person)
     tasks: list[UITask] = []
     dropped: list[UIDrop] = []
@@ -70,7 +75,7 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> UITasksArti
 STAGE = Stage(
     name="uitasks",
     version=1,
-    inputs=("blueprint", "toolgraph", "state", "verifiers", "apps"),
+    inputs=UITaskInputs,
     output=UITasksArtifact,
     build=build,
 )

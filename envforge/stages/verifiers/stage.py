@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.verification import GateResult
-from envforge.pipeline.artifacts import Artifact, BlueprintArtifact, StateArtifact, ToolGraphArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, need
-from envforge.pipeline.task_artifacts import TaskSetArtifact, VerifierArtifact
+from envforge.pipeline.artifacts import BlueprintArtifact
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_verifier
+from envforge.stages.state.artifact import StateArtifact
+from envforge.stages.tasks.artifact import TaskSetArtifact
+from envforge.stages.toolgraph.artifact import ToolGraphArtifact
+from envforge.stages.verifiers.artifact import VerifierArtifact
 from envforge.stages.verifiers.emit import render_verifier
 from envforge.stages.verifiers.gate import gate_task
 
@@ -27,12 +28,16 @@ def unrelated_writes(tasks: list[TaskSpec], env: Environment, task: TaskSpec) ->
     return [call for call in calls if call.model_dump_json() not in own][:UNRELATED_CANDIDATES]
 
 
-def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> VerifierArtifact:
-    blueprint = need(inputs, "blueprint", BlueprintArtifact).blueprint
-    graph = need(inputs, "toolgraph", ToolGraphArtifact).toolgraph
-    state = need(inputs, "state", StateArtifact)
-    candidates = need(inputs, "tasks", TaskSetArtifact)
-    env = Environment(blueprint, graph, state.database, "")
+class VerifierInputs(StageInputs):
+    blueprint: BlueprintArtifact
+    toolgraph: ToolGraphArtifact
+    state: StateArtifact
+    tasks: TaskSetArtifact
+
+
+def build(inputs: VerifierInputs, config: GenerateConfig) -> VerifierArtifact:
+    candidates = inputs.tasks
+    env = Environment(inputs.blueprint.blueprint, inputs.toolgraph.toolgraph, inputs.state.database, "")
     session = Session(env)
     accepted: list[TaskSpec] = []
     sources: dict[str, str] = {}
@@ -52,7 +57,7 @@ def build(inputs: Mapping[str, Artifact], config: GenerateConfig) -> VerifierArt
 STAGE = Stage(
     name="verifiers",
     version=1,
-    inputs=("blueprint", "toolgraph", "state", "tasks"),
+    inputs=VerifierInputs,
     output=VerifierArtifact,
     build=build,
 )

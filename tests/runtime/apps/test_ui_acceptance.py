@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from envforge.pipeline.dag import GenerateConfig
-from envforge.pipeline.runner import run_pipeline
+from envforge.stages.generate import run_pipeline
 from tests.browser import find_chromium
 from tests.conftest import BLUEPRINTS, envforge_cli
 

@@ -1,4 +1,4 @@
-"""`synthesis.json`: what the LLM wrote for this package, what was checked, and what it cost."""
+"""`synthesis.json`: what the LLM wrote for a package, what was checked, and what it cost."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from envforge.ir.base import IRModel
-
-SYNTHESIS_FILE = "synthesis.json"
 
 
 class BlueprintWriting(IRModel):
@@ -67,20 +65,16 @@ class SynthesisReport(IRModel):
     usage: LLMUsage
 
 
-def render_synthesis(report: SynthesisReport) -> str:
-    """The section appended to report.md."""
-    usage = report.usage
-    lines = [
-        "",
-        f"## LLM synthesis: {report.model}",
-        "",
-        f"- Description: {report.description}",
-        f"- Blueprint: {report.blueprint.questions} questions, {report.blueprint.repair_rounds} repair rounds",
-        *[f"  - repaired {repair}" for repair in report.blueprint.repairs],
-        f"- Tasks reviewed: {report.tasks_reviewed}; paraphrased {report.paraphrased}, "
-        f"procedural wording kept {report.kept_procedural}",
-        f"- Information barrier: {report.barrier_agreed} agreed, {report.barrier_dropped} dropped",
-        f"- Tokens: {usage.prompt_tokens} prompt, {usage.completion_tokens} completion in {usage.requests} requests; "
-        f"cost {usage.cost:.4f}",
-    ]
-    return "\n".join(lines) + "\n"
+class ReviewConfig(IRModel):
+    """What the LLM review of a run's tasks is keyed on: the same values give the same review and report."""
+
+    description: str
+    model: str
+    json_mode: Literal["vllm", "openai"]
+    price_prompt: float
+    price_completion: float
+    writing: BlueprintWriting
+    """How the blueprint was written, for the package's synthesis report."""
+    writer_requests: int
+    writer_prompt_tokens: int
+    writer_completion_tokens: int

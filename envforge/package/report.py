@@ -1,10 +1,11 @@
-"""The validation report (`report.json`) and its readable summary (`report.md`)."""
+"""The validation report (`report.json`), and `report.md` rendered from every section of it and of `synthesis.json`."""
 
 from __future__ import annotations
 
 from collections import Counter
 from statistics import median
 
+from envforge.ir.synthesis import SynthesisReport
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.tooltests import ToolTestReport
 from envforge.ir.uitasks import UIDrop, UITask
@@ -79,7 +80,13 @@ def ui_summary(tasks: list[UITask], dropped: list[UIDrop]) -> dict[str, UIAppSum
     return summary
 
 
-def render_summary(report: ValidationReport) -> str:
+def render_report(report: ValidationReport, synthesis: SynthesisReport | None) -> str:
+    """`report.md`: the validation report's sections in order, then the LLM synthesis section if any."""
+    text = _render_validation(report)
+    return text if synthesis is None else text + _render_synthesis(synthesis)
+
+
+def _render_validation(report: ValidationReport) -> str:
     gate = report.gate
     lines = [
         f"# Validation report: {report.env_id}",
@@ -149,3 +156,21 @@ def _render_rollouts(summary: RolloutSummary) -> list[str]:
             f"| {task.pass_hat_k:.2f} | {task.pool} | {failures} |"
         )
     return lines
+
+
+def _render_synthesis(report: SynthesisReport) -> str:
+    usage = report.usage
+    lines = [
+        "",
+        f"## LLM synthesis: {report.model}",
+        "",
+        f"- Description: {report.description}",
+        f"- Blueprint: {report.blueprint.questions} questions, {report.blueprint.repair_rounds} repair rounds",
+        *[f"  - repaired {repair}" for repair in report.blueprint.repairs],
+        f"- Tasks reviewed: {report.tasks_reviewed}; paraphrased {report.paraphrased}, "
+        f"procedural wording kept {report.kept_procedural}",
+        f"- Information barrier: {report.barrier_agreed} agreed, {report.barrier_dropped} dropped",
+        f"- Tokens: {usage.prompt_tokens} prompt, {usage.completion_tokens} completion in {usage.requests} requests; "
+        f"cost {usage.cost:.4f}",
+    ]
+    return "\n".join(lines) + "\n"

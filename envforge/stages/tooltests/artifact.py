@@ -1,12 +1,13 @@
-"""Artifact of the `tooltests` stage."""
+"""The `tooltests` stage's output: which tools passed their tests."""
 
 from __future__ import annotations
 
 import json
 from typing import Self
 
+from envforge.files import dump_json
 from envforge.ir.tooltests import ToolTestReport
-from envforge.pipeline.artifacts import Artifact, dump_json
+from envforge.pipeline.artifacts import Artifact
 
 
 class ToolTestArtifact(Artifact):

@@ -1,44 +1,15 @@
-"""Artifacts of the task stages: candidate tasks, and accepted tasks with their verifiers."""
+"""The `verifiers` stage's output: accepted tasks with their verifiers, and the gate's result for every candidate."""
 
 from __future__ import annotations
 
 import json
 from typing import Self
 
+from envforge.files import dump_json
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.verification import GateResult
-from envforge.pipeline.artifacts import Artifact, dump_json
-
-
-def dump_jsonl(tasks: list[TaskSpec]) -> bytes:
-    """One task per line, keys sorted: the `tasks.jsonl` format."""
-    return "".join(
-        json.dumps(task.model_dump(mode="json"), sort_keys=True, ensure_ascii=False) + "\n" for task in tasks
-    ).encode()
-
-
-def load_jsonl(data: bytes) -> list[TaskSpec]:
-    return [TaskSpec.model_validate_json(line) for line in data.decode().splitlines() if line.strip()]
-
-
-class TaskSetArtifact(Artifact):
-    """Candidate tasks, in the order the gate considers them."""
-
-    requested: int
-    found: dict[str, int]
-    """Drafts of each kind found before choosing."""
-    tasks: list[TaskSpec]
-
-    def to_files(self) -> dict[str, bytes]:
-        return {
-            "tasks.jsonl": dump_jsonl(self.tasks),
-            "tasks.json": dump_json({"requested": self.requested, "found": self.found}),
-        }
-
-    @classmethod
-    def from_files(cls, files: dict[str, bytes]) -> Self:
-        meta = json.loads(files["tasks.json"])
-        return cls(requested=meta["requested"], found=meta["found"], tasks=load_jsonl(files["tasks.jsonl"]))
+from envforge.pipeline.artifacts import Artifact
+from envforge.stages.tasks.artifact import dump_jsonl, load_jsonl
 
 
 class VerifierArtifact(Artifact):

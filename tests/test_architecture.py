@@ -1,0 +1,89 @@
+"""The import rules of the layout in `envforge/__init__.py`, checked on the source as written.
+
+Every `import` counts, at module level or inside a function, and under `if TYPE_CHECKING:` too: a rule that
+holds only at run time would still let the packages grow into each other.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import networkx as nx
+
+from tests.conftest import REPO
+
+SOURCE = REPO / "envforge"
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> Iterator[str]:
+    """The envforge modules `path` imports, absolute."""
+    package = _module(path) if path.name == "__init__.py" else _module(path).rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names if alias.name.startswith("envforge"))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            if base.startswith("envforge"):
+                yield base
+
+
+def _edges() -> list[tuple[str, str]]:
+    return [(_module(path), imported) for path in sorted(SOURCE.rglob("*.py")) for imported in _imports(path)]
+
+
+def _package(module: str, depth: int) -> str:
+    """`envforge.X` (depth 2) or `envforge.X.Y` (depth 3) for a module inside a package, else the module."""
+    parts = module.split(".")
+    for size in range(min(depth, len(parts)), 1, -1):
+        candidate = SOURCE.parent.joinpath(*parts[:size])
+        if candidate.is_dir():
+            return ".".join(parts[:size])
+    return module
+
+
+def _cycles(depth: int) -> list[list[str]]:
+    graph = nx.DiGraph()
+    for source, target in _edges():
+        a, b = _package(source, depth), _package(target, depth)
+        if a != b:
+            graph.add_edge(a, b)
+    return sorted(sorted(cycle) for cycle in nx.simple_cycles(graph))
+
+
+def test_no_two_top_level_packages_import_each_other_even_through_others() -> None:
+    assert _cycles(depth=2) == []
+
+
+def test_no_two_subpackages_import_each_other_even_through_others() -> None:
+    assert _cycles(depth=3) == []
+
+
+def test_pipeline_knows_no_stage_and_the_runtime_imports_only_ir() -> None:
+    edges = _edges()
+    assert [(a, b) for a, b in edges if a.startswith("envforge.pipeline") and b.startswith("envforge.stages")] == []
+    allowed = ("envforge.ir", "envforge.runtime", "envforge.errors", "envforge.hashing", "envforge.text")
+    outside = [(a, b) for a, b in edges if a.startswith("envforge.runtime") and not b.startswith(allowed)]
+    assert outside == [("envforge.runtime.mcp_server", "envforge")]  # the version, from the root module
+
+
+def test_a_stage_imports_of_another_stage_only_its_artifact() -> None:
+    crossing = [
+        (a, b)
+        for a, b in _edges()
+        if a.startswith("envforge.stages.")
+        and b.startswith("envforge.stages.")
+        and a.split(".")[2] != b.split(".")[2]
+        and not b.endswith(".artifact")
+        and a not in ("envforge.stages.registry", "envforge.stages.generate")
+    ]
+    assert crossing == []
