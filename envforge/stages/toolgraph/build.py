@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from envforge.ir.blueprint import (
     ActionSpec,
@@ -137,17 +137,18 @@ class _Deriver:
         aliases = {binding.name: binding.entity for binding in action.bind}
         writes: list[str] = []
         for effect in action.effects:
-            if isinstance(effect, InsertEffect):
-                aliases[effect.alias] = effect.insert
-                target = effect.insert
-            elif isinstance(effect, UpdateEffect):
-                target = aliases[effect.update]
-            elif isinstance(effect, IncrementEffect):
-                target = aliases[effect.increment.split(".")[0]]
-            elif isinstance(effect, DecrementEffect):
-                target = aliases[effect.decrement.split(".")[0]]
-            elif isinstance(effect, DeleteEffect):
-                target = effect.delete if effect.where is not None else aliases[effect.delete]
+            match effect:
+                case InsertEffect():
+                    aliases[effect.alias] = effect.insert
+                    target = effect.insert
+                case UpdateEffect():
+                    target = aliases[effect.update]
+                case IncrementEffect(increment=column) | DecrementEffect(decrement=column):
+                    target = aliases[column.split(".")[0]]
+                case DeleteEffect():
+                    target = effect.delete if effect.where is not None else aliases[effect.delete]
+                case _:
+                    assert_never(effect)
             if target not in writes:
                 writes.append(target)
         properties = {param.name: value_schema(param) for param in action.params}
