@@ -22,6 +22,7 @@ from envforge.ir.blueprint import (
 )
 from envforge.ir.expressions import FUNCTIONS, ExpressionError, compile_expression
 from envforge.ir.locations import Locations, Path_, format_path
+from envforge.ir.naming import read_tool_names
 
 NUMERIC_TYPES = frozenset({"integer", "number", "money"})
 CLOCK_NAMES = frozenset({"now", "today"})
@@ -362,18 +363,6 @@ class _Checker:
         for index, persona in enumerate(self.blueprint.personas):
             for known_index, name in enumerate(persona.knows):
                 self.field(person, name, ("personas", index, "knows", known_index))
-
-
-def read_tool_names(blueprint: Blueprint) -> dict[str, str]:
-    """Names of the READ tools derived from the entities -> their entity."""
-    names: dict[str, str] = {}
-    for entity in blueprint.entities:
-        names[f"get_{entity.name}"] = entity.name
-        names[f"list_{entity.plural or entity.name + 's'}"] = entity.name
-        for field in entity.fields:
-            if field.unique and field.searchable:
-                names[f"find_{entity.name}_by_{field.name}"] = entity.name
-    return names
 
 
 def _relation_cycle(graph: nx.DiGraph, nodes: list[str]) -> tuple[list[int], list[str]]:
