@@ -6,6 +6,7 @@ validates it, and instructs an LLM that writes blueprints.
 
 from __future__ import annotations
 
+import typing
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -216,24 +217,33 @@ class DeleteEffect(IRModel):
     """Delete all rows of the entity whose fields equal these expressions."""
 
 
-def _effect_kind(value: Any) -> str | None:
-    keys = value.keys() if isinstance(value, dict) else vars(value).keys()
-    for kind in ("update", "increment", "decrement", "insert", "delete"):
-        if kind in keys:
-            return kind
-    return None
-
-
-EffectSpec = Annotated[
+_TaggedEffect = (
     Annotated[UpdateEffect, Tag("update")]
     | Annotated[IncrementEffect, Tag("increment")]
     | Annotated[DecrementEffect, Tag("decrement")]
     | Annotated[InsertEffect, Tag("insert")]
-    | Annotated[DeleteEffect, Tag("delete")],
+    | Annotated[DeleteEffect, Tag("delete")]
+)
+"""Every kind of effect, tagged with the key that names it: the one place kinds are listed. Code that must
+handle every kind matches over it and ends in `assert_never`, so mypy names each place a new kind is missed."""
+
+EFFECT_KINDS: tuple[str, ...] = tuple(
+    meta.tag for member in typing.get_args(_TaggedEffect) for meta in member.__metadata__ if isinstance(meta, Tag)
+)
+"""The keys that name an effect's kind (`update`, `insert`, ...), in the union's order."""
+
+
+def _effect_kind(value: Any) -> str | None:
+    keys = value.keys() if isinstance(value, dict) else vars(value).keys()
+    return next((kind for kind in EFFECT_KINDS if kind in keys), None)
+
+
+EffectSpec = Annotated[
+    _TaggedEffect,
     Discriminator(
         _effect_kind,
         custom_error_type="effect_kind",
-        custom_error_message="an effect needs one of the keys update, increment, decrement, insert, delete",
+        custom_error_message=f"an effect needs one of the keys {', '.join(EFFECT_KINDS)}",
     ),
 ]
 """One declarative change to the state. Effects run in order, in one transaction."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Sequence
+from typing import assert_never
 
 import networkx as nx
 
@@ -13,6 +14,7 @@ from envforge.ir.blueprint import (
     Blueprint,
     DecrementEffect,
     DeleteEffect,
+    EffectSpec,
     EntitySpec,
     IncrementEffect,
     InsertEffect,
@@ -20,6 +22,7 @@ from envforge.ir.blueprint import (
 )
 from envforge.ir.expressions import FUNCTIONS, ExpressionError, compile_expression
 from envforge.ir.locations import Locations, Path_, format_path
+from envforge.ir.naming import read_tool_names
 
 NUMERIC_TYPES = frozenset({"integer", "number", "money"})
 CLOCK_NAMES = frozenset({"now", "today"})
@@ -275,56 +278,61 @@ class _Checker:
             raise self.fail(path, f"unknown alias '{alias}'{hint}")
         return entity
 
-    def check_effect(self, effect: object, path: Path_, scope: dict[str, EntitySpec | None], params: list[str]) -> None:
-        if isinstance(effect, UpdateEffect):
-            entity = self.alias(effect.update, (*path, "update"), scope)
-            for name, source in effect.set.items():
-                self.field(entity, name, (*path, "set", name))
-                if _field_type(entity, name) == "id":
+    def check_effect(
+        self, effect: EffectSpec, path: Path_, scope: dict[str, EntitySpec | None], params: list[str]
+    ) -> None:
+        match effect:
+            case UpdateEffect():
+                entity = self.alias(effect.update, (*path, "update"), scope)
+                for name, source in effect.set.items():
+                    self.field(entity, name, (*path, "set", name))
+                    if _field_type(entity, name) == "id":
+                        raise self.fail(
+                            (*path, "set", name),
+                            f"the key '{entity.name}.{name}' cannot be changed; remove it from 'set'",
+                        )
+                    self.expression(source, (*path, "set", name), scope, params)
+            case IncrementEffect(increment=target) | DecrementEffect(decrement=target):
+                kind = "increment" if isinstance(effect, IncrementEffect) else "decrement"
+                alias, name = target.split(".")
+                entity = self.alias(alias, (*path, kind), scope)
+                self.field(entity, name, (*path, kind))
+                if _field_type(entity, name) not in NUMERIC_TYPES:
                     raise self.fail(
-                        (*path, "set", name), f"the key '{entity.name}.{name}' cannot be changed; remove it from 'set'"
+                        (*path, kind),
+                        f"'{target}' is not numeric; {kind} needs an integer, number or money field",
                     )
-                self.expression(source, (*path, "set", name), scope, params)
-        elif isinstance(effect, IncrementEffect | DecrementEffect):
-            target = effect.increment if isinstance(effect, IncrementEffect) else effect.decrement
-            kind = "increment" if isinstance(effect, IncrementEffect) else "decrement"
-            alias, name = target.split(".")
-            entity = self.alias(alias, (*path, kind), scope)
-            self.field(entity, name, (*path, kind))
-            if _field_type(entity, name) not in NUMERIC_TYPES:
-                raise self.fail(
-                    (*path, kind),
-                    f"'{target}' is not numeric; {kind} needs an integer, number or money field",
-                )
-            self.expression(effect.by, (*path, "by"), scope, params)
-        elif isinstance(effect, InsertEffect):
-            entity = self.entity(effect.insert, (*path, "insert"))
-            if effect.alias in scope:
-                raise self.fail((*path, "alias"), f"alias '{effect.alias}' is already taken; rename it")
-            for name, source in effect.values.items():
-                self.field(entity, name, (*path, "values", name))
-                self.expression(source, (*path, "values", name), scope, params)
-            for field in entity.fields:
-                if (
-                    field.type != "id"
-                    and not field.nullable
-                    and field.default is None
-                    and field.name not in effect.values
-                ):
-                    raise self.fail(
-                        (*path, "values"),
-                        f"insert into '{entity.name}' must set '{field.name}' (not nullable, no default); "
-                        "add it under 'values'",
-                    )
-            scope[effect.alias] = entity
-        elif isinstance(effect, DeleteEffect):
-            if effect.where is None:
-                self.alias(effect.delete, (*path, "delete"), scope)
-            else:
-                entity = self.entity(effect.delete, (*path, "delete"))
-                for name, source in effect.where.items():
-                    self.field(entity, name, (*path, "where", name))
-                    self.expression(source, (*path, "where", name), scope, params)
+                self.expression(effect.by, (*path, "by"), scope, params)
+            case InsertEffect():
+                entity = self.entity(effect.insert, (*path, "insert"))
+                if effect.alias in scope:
+                    raise self.fail((*path, "alias"), f"alias '{effect.alias}' is already taken; rename it")
+                for name, source in effect.values.items():
+                    self.field(entity, name, (*path, "values", name))
+                    self.expression(source, (*path, "values", name), scope, params)
+                for field in entity.fields:
+                    if (
+                        field.type != "id"
+                        and not field.nullable
+                        and field.default is None
+                        and field.name not in effect.values
+                    ):
+                        raise self.fail(
+                            (*path, "values"),
+                            f"insert into '{entity.name}' must set '{field.name}' (not nullable, no default); "
+                            "add it under 'values'",
+                        )
+                scope[effect.alias] = entity
+            case DeleteEffect():
+                if effect.where is None:
+                    self.alias(effect.delete, (*path, "delete"), scope)
+                else:
+                    entity = self.entity(effect.delete, (*path, "delete"))
+                    for name, source in effect.where.items():
+                        self.field(entity, name, (*path, "where", name))
+                        self.expression(source, (*path, "where", name), scope, params)
+            case _:
+                assert_never(effect)
 
     def check_policies(self) -> None:
         blueprint = self.blueprint
@@ -355,18 +363,6 @@ class _Checker:
         for index, persona in enumerate(self.blueprint.personas):
             for known_index, name in enumerate(persona.knows):
                 self.field(person, name, ("personas", index, "knows", known_index))
-
-
-def read_tool_names(blueprint: Blueprint) -> dict[str, str]:
-    """Names of the READ tools derived from the entities -> their entity."""
-    names: dict[str, str] = {}
-    for entity in blueprint.entities:
-        names[f"get_{entity.name}"] = entity.name
-        names[f"list_{entity.plural or entity.name + 's'}"] = entity.name
-        for field in entity.fields:
-            if field.unique and field.searchable:
-                names[f"find_{entity.name}_by_{field.name}"] = entity.name
-    return names
 
 
 def _relation_cycle(graph: nx.DiGraph, nodes: list[str]) -> tuple[list[int], list[str]]:

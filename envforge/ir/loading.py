@@ -12,7 +12,7 @@ from pydantic import BaseModel, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
 from envforge.errors import BlueprintError, did_you_mean
-from envforge.ir.blueprint import ActionSpec, Blueprint
+from envforge.ir.blueprint import EFFECT_KINDS, Blueprint
 from envforge.ir.checks import check_blueprint
 from envforge.ir.locations import Locations, Path_, format_path
 
@@ -180,22 +180,6 @@ def _walk(loc: tuple[int | str, ...]) -> tuple[Path_, Any]:
                 continue
         path.append(part)
     return tuple(path), _unwrap(annotation)
-
-
-def _effect_kinds() -> list[str]:
-    """The keys that name an effect's kind (`update`, `insert`, ...), read from the effect union's tags."""
-    effects = typing.get_args(ActionSpec.model_fields["effects"].annotation)[0]
-    union = typing.get_args(effects)[0] if typing.get_origin(effects) is typing.Annotated else effects
-    return [
-        meta.tag
-        for member in _union_members(union) or []
-        if typing.get_origin(member) is typing.Annotated
-        for meta in member.__metadata__
-        if isinstance(meta, Tag)
-    ]
-
-
-EFFECT_KINDS = _effect_kinds()
 
 
 def _shown(value: Any) -> str:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from envforge.ir.blueprint import (
     ActionSpec,
     DecrementEffect,
     DeleteEffect,
+    EffectSpec,
     IncrementEffect,
     InsertEffect,
     UpdateEffect,
@@ -48,7 +49,7 @@ class CompiledAction:
     bindings: tuple[Binding, ...]
     preconditions: tuple[Check, ...]
     policies: tuple[Check, ...]
-    effects: tuple[Any, ...]
+    effects: tuple[EffectSpec, ...]
     returns: tuple[tuple[str, EntityRuntime], ...]
 
 
@@ -174,33 +175,40 @@ class ActionRunner:
             raise
         return result
 
-    def _apply(self, effect: Any, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written) -> None:
+    def _apply(
+        self, effect: EffectSpec, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written
+    ) -> None:
         target = _target_alias(effect)
         if target is not None and target not in keys:
             return  # an optional binding that found no row: its effects do not apply
         execute = self.connection.execute
-        if isinstance(effect, UpdateEffect):
-            entity, key = keys[effect.update]
-            values = {f"new_{name}": self._value(entity, name, source, scope) for name, source in effect.set.items()}
-            execute(entity.statements.update(tuple(effect.set)), {**values, entity.key: key})
-        elif isinstance(effect, IncrementEffect | DecrementEffect):
-            target = effect.increment if isinstance(effect, IncrementEffect) else effect.decrement
-            alias, name = target.split(".")
-            entity, key = keys[alias]
-            amount = self._evaluate(compile_expression(effect.by), scope)
-            if isinstance(effect, DecrementEffect):
-                amount = -amount
-            execute(entity.statements.add(name, name in entity.money_fields), {"amount": amount, entity.key: key})
-        elif isinstance(effect, InsertEffect):
-            entity = self.env.entities[effect.insert]
-            row = self._new_row(entity, effect, scope)
-            execute(entity.statements.insert, row)
-            scope[effect.alias] = row
-            keys[effect.alias] = (entity, row[entity.key])
-        elif isinstance(effect, DeleteEffect):
-            self._delete(effect, scope, keys, written)
-            return
-        written.setdefault(entity.name, set()).add(key if not isinstance(effect, InsertEffect) else row[entity.key])
+        match effect:
+            case UpdateEffect():
+                entity, key = keys[effect.update]
+                values = {
+                    f"new_{name}": self._value(entity, name, source, scope) for name, source in effect.set.items()
+                }
+                execute(entity.statements.update(tuple(effect.set)), {**values, entity.key: key})
+            case IncrementEffect(increment=column) | DecrementEffect(decrement=column):
+                alias, name = column.split(".")
+                entity, key = keys[alias]
+                amount = self._evaluate(compile_expression(effect.by), scope)
+                if isinstance(effect, DecrementEffect):
+                    amount = -amount
+                execute(entity.statements.add(name, name in entity.money_fields), {"amount": amount, entity.key: key})
+            case InsertEffect():
+                entity = self.env.entities[effect.insert]
+                row = self._new_row(entity, effect, scope)
+                execute(entity.statements.insert, row)
+                key = row[entity.key]
+                scope[effect.alias] = row
+                keys[effect.alias] = (entity, key)
+            case DeleteEffect():
+                self._delete(effect, scope, keys, written)
+                return
+            case _:
+                assert_never(effect)
+        written.setdefault(entity.name, set()).add(key)
 
     def _delete(
         self, effect: DeleteEffect, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written
@@ -254,17 +262,19 @@ class ActionRunner:
                         raise ToolError("policy_violation", check.error, policy=check.policy)
 
 
-def _target_alias(effect: Any) -> str | None:
+def _target_alias(effect: EffectSpec) -> str | None:
     """The bound alias an effect changes, or None for inserts and deletes by `where`."""
-    if isinstance(effect, UpdateEffect):
-        return effect.update
-    if isinstance(effect, IncrementEffect):
-        return effect.increment.split(".")[0]
-    if isinstance(effect, DecrementEffect):
-        return effect.decrement.split(".")[0]
-    if isinstance(effect, DeleteEffect) and effect.where is None:
-        return effect.delete
-    return None
+    match effect:
+        case UpdateEffect():
+            return effect.update
+        case IncrementEffect(increment=column) | DecrementEffect(decrement=column):
+            return column.split(".")[0]
+        case InsertEffect():
+            return None
+        case DeleteEffect():
+            return effect.delete if effect.where is None else None
+        case _:
+            assert_never(effect)
 
 
 def _with_booleans(entity: EntityRuntime, row: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from envforge.ir.blueprint import (
     Blueprint,
     DecrementEffect,
+    DeleteEffect,
     FieldSpec,
     IncrementEffect,
     InsertEffect,
@@ -73,15 +74,19 @@ def writable_columns(blueprint: Blueprint) -> list[tuple[str, FieldSpec]]:
     for action in blueprint.actions:
         aliases = {binding.name: binding.entity for binding in action.bind}
         for effect in action.effects:
-            if isinstance(effect, UpdateEffect):
-                written |= {(aliases.get(effect.update, ""), name) for name in effect.set}
-            elif isinstance(effect, IncrementEffect | DecrementEffect):
-                target = effect.increment if isinstance(effect, IncrementEffect) else effect.decrement
-                alias, _, name = target.partition(".")
-                written.add((aliases.get(alias, ""), name))
-            elif isinstance(effect, InsertEffect):
-                aliases[effect.alias] = effect.insert
-                written |= {(effect.insert, item.name) for item in blueprint.entity(effect.insert).fields}
+            match effect:
+                case UpdateEffect():
+                    written |= {(aliases.get(effect.update, ""), name) for name in effect.set}
+                case IncrementEffect(increment=target) | DecrementEffect(decrement=target):
+                    alias, _, name = target.partition(".")
+                    written.add((aliases.get(alias, ""), name))
+                case InsertEffect():
+                    aliases[effect.alias] = effect.insert
+                    written |= {(effect.insert, item.name) for item in blueprint.entity(effect.insert).fields}
+                case DeleteEffect():
+                    pass  # a deleted row has no new value in any column for a check to declare
+                case _:
+                    assert_never(effect)
     return [(entity, item) for entity, item in _columns(blueprint) if (entity, item.name) in written]
 
 

@@ -20,6 +20,7 @@ from envforge.ir.apps import (
     SearchControl,
 )
 from envforge.ir.blueprint import ActionSpec, Blueprint, DeleteEffect, FieldSpec, ParamSpec
+from envforge.ir.naming import split_action_name
 from envforge.ir.ontology import Ontology, OntologyEntity
 from envforge.ir.toolspec import ToolGraph, ToolSpec
 
@@ -116,7 +117,7 @@ def _anchor(action: ActionSpec, tool: ToolSpec) -> ParamSpec | None:
 
 def _form(action: ActionSpec, tool: ToolSpec) -> ActionForm:
     anchor = _anchor(action, tool)
-    verb = action.name.split("_", 1)[0]
+    verb, _ = split_action_name(action.name)
     destructive = verb in DESTRUCTIVE_VERBS or any(isinstance(effect, DeleteEffect) for effect in action.effects)
     return ActionForm(
         tool=action.name,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import networkx as nx
 
 from envforge.ir.blueprint import Blueprint
+from envforge.ir.naming import plural_of
 from envforge.ir.ontology import Ontology, OntologyEntity, OntologyRelation
 from envforge.ir.tables import key_field
 
@@ -32,7 +33,7 @@ def build_ontology(blueprint: Blueprint) -> Ontology:
     entities = {
         entity.name: OntologyEntity(
             name=entity.name,
-            plural=entity.plural or f"{entity.name}s",
+            plural=plural_of(entity),
             description=entity.description,
             key=key_field(entity).name,
             fields=entity.fields,

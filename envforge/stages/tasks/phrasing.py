@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from envforge.ir.blueprint import ActionSpec, PersonaSpec
+from envforge.ir.naming import split_action_name
 from envforge.text import humanize, show
 
 _OPENERS = {
@@ -43,7 +44,7 @@ def opener(persona: PersonaSpec, identity: dict[str, Any], rng: random.Random) -
 
 def request_phrase(action: ActionSpec, target: str, extras: dict[str, Any]) -> str:
     """`cancel_order` on "my order (...)" -> "cancel my order (...), reason: changed mind"."""
-    verb, _, rest = action.name.partition("_")
+    verb, rest = split_action_name(action.name)
     noun = humanize(rest)
     phrase = f"{verb} {target}" if noun and noun in target else f"{verb} {noun} for {target}".replace("  ", " ")
     details = [f"{humanize(name)}: {show(value)}" for name, value in extras.items()]

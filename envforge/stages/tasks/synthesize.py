@@ -13,6 +13,7 @@ from faker import Faker
 from envforge.fakedata import faker_method_for
 from envforge.hashing import canonical_json, hash_json
 from envforge.ir.blueprint import ActionSpec, Blueprint, PersonaSpec
+from envforge.ir.naming import list_tool_name
 from envforge.ir.ontology import Ontology
 from envforge.ir.tasks import Difficulty, TaskKind, TaskSpec, ToolCall, UserScenario, VerifierSpec
 from envforge.ir.toolspec import ToolGraph, ToolSpec
@@ -90,7 +91,7 @@ class Synthesizer:
             stated: dict[str, Any] = {n: row[n] for n in ("first_name", "last_name") if n in knows}
             stated[name] = row[name]
         else:
-            call = ToolCall(name=f"list_{spec.plural}", arguments={n: row[n] for n in knows[:2]})
+            call = ToolCall(name=list_tool_name(spec.plural), arguments={n: row[n] for n in knows[:2]})
             stated = {n: row[n] for n in knows[:2]}
         hidden = {name: row[name] for name in knows if name not in stated}
         return call, stated, hidden
@@ -208,7 +209,7 @@ class Synthesizer:
         if description.uses_key:
             return []
         spec = self.world.entity(entity)
-        tool = self.world.tools.get(f"list_{spec.plural}")
+        tool = self.world.tools.get(list_tool_name(spec.plural))
         if tool is None:
             return []
         filters = {name: value for name, value in description.fields if name in tool.filters}
@@ -309,7 +310,7 @@ class Synthesizer:
         persona = self.persona_of(person)
         identify, identity, hidden = self.identify(person, persona)
         listing = ToolCall(
-            name=f"list_{spec.plural}", arguments={relation.field: person, asked.name: value, "limit": 100}
+            name=list_tool_name(spec.plural), arguments={relation.field: person, asked.name: value, "limit": 100}
         )
         ok, results = self.run([identify, listing])
         if not ok:

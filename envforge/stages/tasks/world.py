@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from envforge.ir.blueprint import FieldSpec
+from envforge.ir.naming import list_tool_name
 from envforge.ir.ontology import Ontology, OntologyEntity, OntologyRelation
 from envforge.ir.tasks import ToolCall
 from envforge.ir.toolspec import ToolGraph
@@ -99,7 +100,7 @@ class World:
         for relation, parent_key in reversed(parents):
             child = self.entity(relation.child)
             calls.append(
-                ToolCall(name=f"list_{child.plural}", arguments={relation.field: parent_key, "limit": LIST_LIMIT})
+                ToolCall(name=list_tool_name(child.plural), arguments={relation.field: parent_key, "limit": LIST_LIMIT})
             )
         return calls
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from envforge.ir.blueprint import (
     ActionSpec,
@@ -14,6 +14,7 @@ from envforge.ir.blueprint import (
     UpdateEffect,
 )
 from envforge.ir.jsonschema_types import value_schema
+from envforge.ir.naming import find_fields, find_tool_name, get_tool_name, list_tool_name
 from envforge.ir.ontology import Ontology, OntologyEntity
 from envforge.ir.toolspec import JSONSchema, ToolEdge, ToolGraph, ToolSpec
 
@@ -55,7 +56,7 @@ class _Deriver:
     def get_tool(self, entity: OntologyEntity) -> ToolSpec:
         key = {"type": "string", "description": f"The {entity.name}'s {entity.key}."}
         return ToolSpec(
-            name=f"get_{entity.name}",
+            name=get_tool_name(entity.name),
             description=f"Get one {entity.name} by its {entity.key}. {entity.description}",
             kind="read",
             operation="get",
@@ -91,7 +92,7 @@ class _Deriver:
         }
         names = ", ".join(field.name for field in filters) or "nothing"
         return ToolSpec(
-            name=f"list_{entity.plural}",
+            name=list_tool_name(entity.plural),
             description=(
                 f"List {entity.plural} filtered by any of: {names}; all filters must match. "
                 f"Returns the matching items (at most `limit`, ordered by {entity.key}) and their total count."
@@ -112,14 +113,12 @@ class _Deriver:
 
     def find_tools(self, entity: OntologyEntity) -> list[ToolSpec]:
         tools = []
-        for field in entity.fields:
-            if not (field.unique and field.searchable):
-                continue
+        for field in find_fields(entity.fields):
             schema = value_schema(field)
             schema["description"] = f"The exact {field.name} (case-insensitive)."
             tools.append(
                 ToolSpec(
-                    name=f"find_{entity.name}_by_{field.name}",
+                    name=find_tool_name(entity.name, field.name),
                     description=f"Find the {entity.name} whose {field.name} is exactly the given value.",
                     kind="read",
                     operation="find",
@@ -137,17 +136,18 @@ class _Deriver:
         aliases = {binding.name: binding.entity for binding in action.bind}
         writes: list[str] = []
         for effect in action.effects:
-            if isinstance(effect, InsertEffect):
-                aliases[effect.alias] = effect.insert
-                target = effect.insert
-            elif isinstance(effect, UpdateEffect):
-                target = aliases[effect.update]
-            elif isinstance(effect, IncrementEffect):
-                target = aliases[effect.increment.split(".")[0]]
-            elif isinstance(effect, DecrementEffect):
-                target = aliases[effect.decrement.split(".")[0]]
-            elif isinstance(effect, DeleteEffect):
-                target = effect.delete if effect.where is not None else aliases[effect.delete]
+            match effect:
+                case InsertEffect():
+                    aliases[effect.alias] = effect.insert
+                    target = effect.insert
+                case UpdateEffect():
+                    target = aliases[effect.update]
+                case IncrementEffect(increment=column) | DecrementEffect(decrement=column):
+                    target = aliases[column.split(".")[0]]
+                case DeleteEffect():
+                    target = effect.delete if effect.where is not None else aliases[effect.delete]
+                case _:
+                    assert_never(effect)
             if target not in writes:
                 writes.append(target)
         properties = {param.name: value_schema(param) for param in action.params}
