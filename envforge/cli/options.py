@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -20,3 +20,7 @@ CacheDir = Annotated[
     typer.Option("--cache", help="Response cache folder (default $ENVFORGE_CACHE/llm or ~/.cache/envforge/llm)."),
 ]
 Offline = Annotated[bool, typer.Option("--offline", help="Serve every request from the cache; a miss is an error.")]
+
+# The values of envforge.ir.uitasks.AppKind: typer needs them to build the commands, and importing that
+# module would add a tenth of a second to the start of every command.
+AppKind = Literal["web", "phone"]

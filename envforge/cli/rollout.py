@@ -20,8 +20,6 @@ from envforge.users.base import UserSimulator
 from envforge.users.persona import PersonaUser, personas_of
 from envforge.users.scripted import ScriptedUser
 
-USERS = ("scripted", "persona")
-
 
 def default_output(package: EnvPackage, model: str) -> Path:
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-") or "model"
@@ -54,8 +52,6 @@ def pick_tasks(package: EnvPackage, wanted: list[str] | None, limit: int | None)
 
 def _clients(options: RolloutOptions, package: EnvPackage) -> tuple[LLMClient, UserSimulator, list[LLMClient]]:
     """The agent's client and the user simulator (with its own client when a model plays the user)."""
-    if options.user not in USERS:
-        raise UserInputError(f"--user: '{options.user}' is not one of {', '.join(USERS)}")
     mode: CacheMode = "replay" if options.offline else "use"
     cache = ResponseCache(options.cache or default_cache_dir() / "llm", mode)
     api_key = os.environ.get("OPENAI_API_KEY", "EMPTY")

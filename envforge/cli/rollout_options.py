@@ -7,7 +7,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
-from typing import Annotated, Any, get_type_hints
+from typing import Annotated, Any, Literal, get_type_hints
 
 import typer
 
@@ -19,7 +19,10 @@ Samples = Annotated[int, typer.Option("-k", min=1, max=1000, help="Episodes per 
 Concurrency = Annotated[int, typer.Option("--concurrency", min=1, max=1024, help="Episodes in flight at once.")]
 TaskIds = Annotated[list[str] | None, typer.Option("--tasks", help="Task ids to run (repeat or comma-separate).")]
 Limit = Annotated[int | None, typer.Option("--limit", min=1, help="Run only the first N tasks.")]
-User = Annotated[str, typer.Option("--user", help="User simulator: scripted (offline) or persona (an LLM).")]
+User = Annotated[
+    Literal["scripted", "persona"],
+    typer.Option("--user", help="User simulator: scripted (offline) or persona (an LLM)."),
+]
 UserModel = Annotated[
     str | None, typer.Option("--user-model", help="Model of the persona simulator (default --model).")
 ]

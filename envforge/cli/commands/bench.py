@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from envforge.cli.options import AsJson, Package
+from envforge.cli.options import AppKind, AsJson, Package
 from envforge.errors import UserInputError
 
 
@@ -32,7 +32,7 @@ def bench(
         int, typer.Option("--episodes", min=1, help="Rollout episodes per level (at least the level).")
     ] = 8,
     app_kind: Annotated[
-        str | None, typer.Option("--app", help="Measure the web or phone app instead: cold start, reset, memory.")
+        AppKind | None, typer.Option("--app", help="Measure the web or phone app instead: cold start, reset, memory.")
     ] = None,
     as_json: AsJson = False,
 ) -> None:
@@ -45,11 +45,8 @@ def bench(
     if app_kind is not None:
         from envforge.bench.apps import bench_apps
         from envforge.bench.report import BenchReport
-        from envforge.runtime.apps.server import APPS
         from envforge.runtime.environment import load_environment
 
-        if app_kind not in APPS:
-            raise UserInputError(f"--app: '{app_kind}' is not one of {', '.join(APPS)}")
         rows = bench_apps(package.resolve(), app_kind, repeat=max(3, min(repeat, 10)))
         env_id = load_environment(package).env_id
         print_bench(BenchReport(env_id, str(package.resolve()), repeat, 0, rows), as_json=as_json)

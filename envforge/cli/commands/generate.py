@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 from envforge.cli.options import AsJson, CacheDir, Offline, OutDir, Rows, Seed, Tasks
 from envforge.errors import UserInputError
+
+# The values of envforge.synthesis.calls.JsonMode: typer needs them to build the commands, and importing
+# that module takes seconds.
+JsonMode = Literal["vllm", "openai"]
 
 
 def generate(
@@ -44,7 +48,7 @@ def generate(
         float, typer.Option("--price-completion", min=0.0, help="Price per million completion tokens.")
     ] = 0.0,
     json_mode: Annotated[
-        str, typer.Option("--json-mode", help="How schemas reach the model: vllm (structured_outputs) or openai.")
+        JsonMode, typer.Option("--json-mode", help="How schemas reach the model: vllm (structured_outputs) or openai.")
     ] = "vllm",
 ) -> None:
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a

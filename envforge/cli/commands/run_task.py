@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import Annotated, Literal
 
 import typer
 
-from envforge.cli.options import AsJson, Package
+from envforge.cli.options import AppKind, AsJson, Package
 from envforge.errors import UserInputError
-
-if TYPE_CHECKING:
-    from envforge.ir.uitasks import AppKind
 
 
 def run_task_command(
     package: Package,
     task_id: Annotated[str, typer.Argument(help="A task id from the package's tasks.jsonl.")],
     oracle: Annotated[bool, typer.Option("--oracle", help="Replay the task's golden tool calls.")] = False,
-    via: Annotated[str, typer.Option("--via", help="session (in process) or mcp (through an MCP client).")] = "session",
+    via: Annotated[
+        Literal["session", "mcp"], typer.Option("--via", help="session (in process) or mcp (through an MCP client).")
+    ] = "session",
     app_kind: Annotated[
-        str | None, typer.Option("--app", help="web or phone: click the golden UI path in headless Chromium.")
+        AppKind | None, typer.Option("--app", help="web or phone: click the golden UI path in headless Chromium.")
     ] = None,
     as_json: AsJson = False,
 ) -> None:
@@ -29,12 +28,8 @@ def run_task_command(
 
     if not oracle:
         raise UserInputError("run-task needs --oracle (replaying an agent's transcript comes with rollouts)")
-    if via not in ("session", "mcp"):
-        raise UserInputError(f"--via: '{via}' is not one of session, mcp")
     if app_kind is not None:
-        if app_kind not in ("web", "phone"):
-            raise UserInputError(f"--app: '{app_kind}' is not one of web, phone")
-        task, verdict, outcomes = run_ui_task(package, task_id, cast("AppKind", app_kind))
+        task, verdict, outcomes = run_ui_task(package, task_id, app_kind)
     else:
         task, verdict, outcomes = run_task(package, task_id, via=via)
     print_verdict(task, verdict, outcomes, as_json=as_json)

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
-from envforge.cli.options import Host, Package, Port
-from envforge.errors import UserInputError
+from envforge.cli.options import AppKind, Host, Package, Port
 
 
 def serve(
     package: Package,
-    transport: Annotated[str, typer.Option("--transport", help="stdio or http.")] = "stdio",
+    transport: Annotated[Literal["stdio", "http"], typer.Option("--transport", help="stdio or http.")] = "stdio",
     host: Host = "127.0.0.1",
     port: Port = 8765,
     app_kind: Annotated[
-        str | None, typer.Option("--app", help="Serve the web or phone app instead of MCP (HTTP; see the README).")
+        AppKind | None, typer.Option("--app", help="Serve the web or phone app instead of MCP (HTTP; see the README).")
     ] = None,
 ) -> None:
     """Serve an environment over MCP (stdio, or streamable HTTP at /mcp), or its web or phone app (--app)."""
@@ -25,6 +24,4 @@ def serve(
     if app_kind is not None:
         run_app_server(package, app=app_kind, host=host, port=port)
         return
-    if transport not in ("stdio", "http"):
-        raise UserInputError(f"--transport: '{transport}' is not one of stdio, http")
     run_server(package, transport=transport, host=host, port=port)
