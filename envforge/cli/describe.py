@@ -13,7 +13,7 @@ from rich.table import Table
 from envforge.errors import UserInputError
 from envforge.llm.cache import default_cache_dir
 from envforge.pipeline.dag import GenerateConfig
-from envforge.synthesis.calls import JSON_MODES, JsonMode
+from envforge.synthesis.calls import JsonMode
 from envforge.synthesis.run import SynthesisConfig, SynthesisResult, synthesize_environment
 
 OFFLINE_URL = "http://offline.invalid/v1"
@@ -31,7 +31,7 @@ def describe_config(
     repair_rounds: int,
     price_prompt: float,
     price_completion: float,
-    json_mode: str,
+    json_mode: JsonMode,
 ) -> SynthesisConfig:
     """The options of `generate --from-description`, checked."""
     if not description.strip():
@@ -40,9 +40,6 @@ def describe_config(
         raise UserInputError("--from-description needs --model: the name the endpoint serves (part of the cache key)")
     if not base_url and not offline:
         raise UserInputError("--from-description needs --base-url (e.g. http://127.0.0.1:8000/v1), or --offline")
-    if json_mode not in JSON_MODES:
-        raise UserInputError(f"--json-mode: '{json_mode}' is not one of {', '.join(JSON_MODES)}")
-    mode: JsonMode = "openai" if json_mode == "openai" else "vllm"
     return SynthesisConfig(
         description=" ".join(description.split()),
         model=model,
@@ -53,7 +50,7 @@ def describe_config(
         repair_rounds=repair_rounds,
         price_prompt=price_prompt,
         price_completion=price_completion,
-        json_mode=mode,
+        json_mode=json_mode,
         drafts=DRAFTS,
     )
 

@@ -286,3 +286,12 @@ def print_reverify(report: ReverifyReport, target: Path, *, as_json: bool) -> No
     for task_id, sample, old, new in report.changed[:DETAILS_SHOWN]:
         stdout.print(Text(f"  {task_id} sample {sample}: reward {old} -> {new}"))
     stdout.print(Text(f"{len(report.changed)} verdicts changed; {len(report.diverged)} replays diverged"))
+
+
+def warn_shortfall(package: Path) -> None:
+    """Say on stderr when fewer tasks than requested were accepted, and why."""
+    report = package / "report.json"
+    if report.is_file():
+        shortfall = json.loads(report.read_text(encoding="utf-8")).get("shortfall")
+        if shortfall:
+            print(f"envforge: warning: {shortfall}", file=sys.stderr)

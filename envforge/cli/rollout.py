@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from envforge.cli.output import episode_progress
+from envforge.cli.rollout_options import RolloutOptions
 from envforge.errors import UserInputError, did_you_mean
 from envforge.llm import CacheMode, LLMClient, ResponseCache
 from envforge.llm.cache import default_cache_dir
@@ -19,40 +19,6 @@ from envforge.runtime.episode import EnvPackage, load_package
 from envforge.users.base import UserSimulator
 from envforge.users.persona import PersonaUser, personas_of
 from envforge.users.scripted import ScriptedUser
-
-USERS = ("scripted", "persona")
-
-
-@dataclass(frozen=True)
-class RolloutOptions:
-    """The command line of `rollout` and `validate`: the endpoint, the episodes, their limits, the output."""
-
-    base_url: str
-    model: str
-    k: int
-    concurrency: int
-    tasks: list[str] | None
-    limit: int | None
-    user: str
-    user_model: str | None
-    user_base_url: str | None
-    cache: Path | None
-    offline: bool
-    max_turns: int
-    max_user_turns: int
-    max_tokens: int
-    temperature: float
-    seed: int | None
-    out: Path | None
-
-    def config(self) -> RolloutConfig:
-        return RolloutConfig(
-            max_turns=self.max_turns,
-            max_user_turns=self.max_user_turns,
-            max_tokens=self.max_tokens,
-            temperature=self.temperature,
-            seed=self.seed,
-        )
 
 
 def default_output(package: EnvPackage, model: str) -> Path:
@@ -86,8 +52,6 @@ def pick_tasks(package: EnvPackage, wanted: list[str] | None, limit: int | None)
 
 def _clients(options: RolloutOptions, package: EnvPackage) -> tuple[LLMClient, UserSimulator, list[LLMClient]]:
     """The agent's client and the user simulator (with its own client when a model plays the user)."""
-    if options.user not in USERS:
-        raise UserInputError(f"--user: '{options.user}' is not one of {', '.join(USERS)}")
     mode: CacheMode = "replay" if options.offline else "use"
     cache = ResponseCache(options.cache or default_cache_dir() / "llm", mode)
     api_key = os.environ.get("OPENAI_API_KEY", "EMPTY")
@@ -103,11 +67,21 @@ def _clients(options: RolloutOptions, package: EnvPackage) -> tuple[LLMClient, U
     return agent, PersonaUser(user_client, personas_of(package.env.blueprint)), [agent, user_client]
 
 
+def _config(options: RolloutOptions) -> RolloutConfig:
+    return RolloutConfig(
+        max_turns=options.max_turns,
+        max_user_turns=options.max_user_turns,
+        max_tokens=options.max_tokens,
+        temperature=options.temperature,
+        seed=options.seed,
+    )
+
+
 async def _rollouts(package: EnvPackage, options: RolloutOptions, plan: RolloutPlan) -> list[Trajectory]:
     agent, user, clients = _clients(options, package)
     try:
         with episode_progress(len(plan.task_ids) * plan.k) as advance:
-            return await run_rollouts(package, agent, user, plan, options.config(), on_done=advance)
+            return await run_rollouts(package, agent, user, plan, _config(options), on_done=advance)
     finally:
         for client in clients:
             await client.close()
@@ -117,7 +91,7 @@ def rollout_and_save(package_path: Path, options: RolloutOptions) -> tuple[list[
     """Run the episodes and write them; the trajectories file appears only once every episode has ended."""
     package = load_package(package_path)
     plan = RolloutPlan(
-        task_ids=pick_tasks(package, options.tasks, options.limit), k=options.k, concurrency=options.concurrency
+        task_ids=pick_tasks(package, options.task_ids(), options.limit), k=options.k, concurrency=options.concurrency
     )
     trajectories = asyncio.run(_rollouts(package, options, plan))
     target = options.out or default_output(package, options.model)

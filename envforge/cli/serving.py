@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from envforge.errors import UserInputError
+from envforge.ir.uitasks import AppKind
 from envforge.runtime.environment import load_environment
 
 logger = logging.getLogger(__name__)
@@ -42,16 +43,14 @@ def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 
-def run_app_server(package: Path, *, app: str, host: str, port: int) -> None:
+def run_app_server(package: Path, *, app: AppKind, host: str, port: int) -> None:
     """The web or phone app over many isolated episodes; the harness creates them through its API."""
     import uvicorn
 
-    from envforge.runtime.apps.server import APPS, build_app_server
+    from envforge.runtime.apps.server import build_app_server
 
-    if app not in APPS:
-        raise UserInputError(f"--app: '{app}' is not one of {', '.join(APPS)}")
     token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
-    server = build_app_server(package, "web" if app == "web" else "phone", token)
+    server = build_app_server(package, app, token)
     if TOKEN_VARIABLE not in os.environ:
         print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
     listener = socket.create_server((host, port))

@@ -231,7 +231,36 @@ def test_serve_on_a_folder_that_is_not_a_package_exits_2_and_says_to_generate_on
 def test_serve_on_an_unknown_transport_exits_2_and_lists_the_transports(tmp_path: Path) -> None:
     result = envforge_cli("serve", str(tmp_path), "--transport", "carrier-pigeon")
     assert result.returncode == 2
-    assert error_line(result.stdout, result.stderr) == "--transport: 'carrier-pigeon' is not one of stdio, http"
+    message = error_line(result.stdout, result.stderr)
+    assert "'--transport'" in message and "'carrier-pigeon' is not one of 'stdio', 'http'" in message
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "choices"),
+    [
+        (("run-task", "PKG", "retail-0001", "--oracle", "--via", "BAD"), "--via", "'session', 'mcp'"),
+        (("run-task", "PKG", "retail-0001", "--oracle", "--app", "BAD"), "--app", "'web', 'phone'"),
+        (("serve", "PKG", "--app", "BAD"), "--app", "'web', 'phone'"),
+        (("bench", "PKG", "--app", "BAD"), "--app", "'web', 'phone'"),
+        (("generate", "--from-description", "a shop", "--json-mode", "BAD"), "--json-mode", "'vllm', 'openai'"),
+        (
+            ("rollout", "PKG", "--base-url", "http://x/v1", "--model", "m", "--user", "BAD"),
+            "--user",
+            "'scripted', 'persona'",
+        ),
+        (
+            ("validate", "PKG", "--base-url", "http://x/v1", "--model", "m", "--user", "BAD"),
+            "--user",
+            "'scripted', 'persona'",
+        ),
+    ],
+)
+def test_a_value_outside_the_choices_exits_2_naming_the_option_the_value_and_the_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], option: str, choices: str
+) -> None:
+    code, message = run_main(capsys, *[str(tmp_path) if arg == "PKG" else arg for arg in args])
+    assert code == 2
+    assert f"'{option}'" in message and f"'BAD' is not one of {choices}" in message
 
 
 def test_bench_on_a_folder_that_is_not_a_package_exits_2_and_says_to_generate_one(tmp_path: Path) -> None:

@@ -1,0 +1,39 @@
+"""`envforge batch`: many blueprints in parallel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from envforge.cli.options import AsJson, OutDir, Rows, Seed, Tasks
+
+
+def batch(
+    blueprints: Annotated[list[str], typer.Argument(help="Blueprint files or shipped names.")],
+    out: OutDir = Path("generated"),
+    seed: Seed = 0,
+    rows: Rows = 1000,
+    tasks: Tasks = 150,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")] = 2,
+    as_json: AsJson = False,
+) -> None:
+    """Generate many packages in parallel; a failing blueprint never stops the others."""
+    from envforge.cli.batch import run_batch
+    from envforge.cli.blueprints import resolve_blueprint
+    from envforge.cli.output import print_batch
+
+    outcomes = run_batch(
+        [resolve_blueprint(value) for value in blueprints],
+        out,
+        seed=seed,
+        rows=rows,
+        tasks=tasks,
+        workers=workers,
+        progress=not as_json,
+    )
+    print_batch(outcomes, as_json=as_json)
+    failures = [outcome for outcome in outcomes if not outcome.ok]
+    if failures:
+        raise typer.Exit(2 if all(outcome.user_error for outcome in failures) else 1)

@@ -1,0 +1,17 @@
+"""The command line starts light: registering every command imports none of their dependencies."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+
+def test_importing_the_app_loads_only_the_cli_and_typer() -> None:
+    code = "import sys, envforge.cli.app; print(' '.join(sys.modules))"
+    run = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=REPO)
+    loaded = set(run.stdout.split())
+    ours = {name for name in loaded if name.startswith("envforge.") and not name.startswith("envforge.cli")}
+    assert ours == {"envforge.errors"}
+    assert not loaded & {"mcp", "pydantic", "rich", "uvicorn", "starlette", "yaml"}
