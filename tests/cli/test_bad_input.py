@@ -214,7 +214,7 @@ def test_from_an_unknown_stage_exits_2_and_suggests_or_lists_the_stages(
     assert code == 2
     assert (
         message
-        == "--from: unknown stage 'zzz'; stages: ontology, toolgraph, state, tooltests, tasks, verifiers, apps, uitasks, package"
+        == "--from: unknown stage 'zzz'; stages: ontology, toolgraph, state, tooltests, tasks, verifiers, review, apps, uitasks, package"
     )
     assert_nothing_written(out)
 

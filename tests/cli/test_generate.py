@@ -15,7 +15,7 @@ def test_generate_by_shipped_name_writes_a_complete_package_and_reports_json(tmp
     summary = json.loads(result.stdout)
     assert summary["env_id"] == "envforge/retail-v0"
     assert [stage["stage"] for stage in summary["stages"]] == [
-        *["ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "apps", "uitasks", "package"]
+        *["ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "review", "apps", "uitasks", "package"]
     ]
     assert check_package_integrity(tmp_path / "retail") == []
     again = json.loads(
@@ -31,7 +31,7 @@ def test_generate_prints_a_stage_table_for_people(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "envforge/retail-v0" in result.stdout
-    for stage in ("ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "apps", "package"):
+    for stage in ("ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "review", "apps", "package"):
         assert stage in result.stdout
 
 
