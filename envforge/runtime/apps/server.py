@@ -8,6 +8,7 @@ agent's page can read neither the task's answer nor the initial state.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -27,6 +28,8 @@ from envforge.runtime.environment import Environment
 from envforge.runtime.episode import EnvPackage, load_package
 
 APPS: tuple[AppKind, ...] = ("web", "phone")
+SHARED = "shared"
+"""The folder beside `web/` and `phone/` with the templates and static files both apps use."""
 SPEC_FILE = "apps/app.json"
 FORM_LIMIT = 64 * 1024
 
@@ -49,7 +52,7 @@ def app_templates(loader: jinja2.BaseLoader) -> jinja2.Environment:
 def asset_loader(assets: dict[str, bytes], kind: AppKind) -> jinja2.DictLoader:
     """Templates of one app from the assets as they land in a package (`apps/<app>/...`, `apps/shared/...`)."""
     templates: dict[str, str] = {}
-    for folder in ("shared", kind):  # the app's own templates win over the shared macros
+    for folder in (SHARED, kind):  # the app's own templates win over the shared ones
         prefix = f"apps/{folder}/"
         for name, data in assets.items():
             if name.startswith(prefix) and name.endswith(".html"):
@@ -60,8 +63,11 @@ def asset_loader(assets: dict[str, bytes], kind: AppKind) -> jinja2.DictLoader:
 class AppSite:
     """The pages of one app (web or phone) of an environment for many isolated episodes, without the harness."""
 
-    def __init__(self, env: Environment, spec: AppSpec, templates: jinja2.Environment, static: Path | None) -> None:
-        self.static = static.resolve() if static is not None else None
+    def __init__(
+        self, env: Environment, spec: AppSpec, templates: jinja2.Environment, static: Sequence[Path] | None
+    ) -> None:
+        self.static = [folder.resolve() for folder in static or ()]
+        """Folders of static files, searched in order: the app's own, then the shared one."""
         self.pages = Pages(env, spec, templates)
         self.episodes = EpisodeRegistry(env)
 
@@ -86,13 +92,12 @@ class AppSite:
 
     async def _static(self, request: Request) -> Response:
         # The same files for every episode, so a page that outlives its episode still gets its icon and styles.
-        if self.static is None:
-            return PlainTextResponse("not found", status_code=404)
-        path = (self.static / request.path_params["path"]).resolve()
-        if not path.is_relative_to(self.static) or not path.is_file():
-            return PlainTextResponse("not found", status_code=404)
-        # Pages come and go with every click; their styles, script and icon need not be fetched again each time.
-        return FileResponse(path, headers={"Cache-Control": "private, max-age=3600"})
+        for folder in self.static:
+            path = (folder / request.path_params["path"]).resolve()
+            if path.is_relative_to(folder) and path.is_file():
+                # Pages come and go with every click; their styles, script and icon need not be fetched each time.
+                return FileResponse(path, headers={"Cache-Control": "private, max-age=3600"})
+        return PlainTextResponse("not found", status_code=404)
 
     async def _root(self, request: Request) -> Response:
         return HTMLResponse(f"<h1>{self.pages.spec.title}</h1><p>Open the link of an episode.</p>")
@@ -122,9 +127,11 @@ class AppServer(AppSite):
         self.kind = kind
         self.token = token or secrets.token_urlsafe(24)
         spec, self.folder = load_app(package, kind)
-        # Each app's own templates first; macros both apps use live in `shared/`.
-        loader = jinja2.FileSystemLoader([self.folder, self.folder.parent / "shared"])
-        super().__init__(package.env, spec, app_templates(loader), self.folder / "static")
+        # Each app's own templates and static files first, then those both apps use.
+        folders = [self.folder, self.folder.parent / SHARED]
+        super().__init__(
+            package.env, spec, app_templates(jinja2.FileSystemLoader(folders)), [f / "static" for f in folders]
+        )
 
     def app(self) -> Starlette:
         return Starlette(routes=[*self.routes(), *harness_routes(self.package, self.episodes, self.token)])

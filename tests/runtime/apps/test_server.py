@@ -119,9 +119,10 @@ def test_a_success_line_cannot_be_faked_through_the_url(client: TestClient) -> N
 
 def test_static_files_are_served_and_nothing_outside_them(client: TestClient) -> None:
     base = new_episode(client)["url"]
-    css = client.get(f"{base}static/app.css")
-    assert css.status_code == 200 and "text/css" in css.headers["content-type"]
-    for escape in ("../../envforge.yaml", "..%2F..%2Ftasks.jsonl", "../base.html"):
+    for name in ("app.css", "shared.css"):
+        css = client.get(f"{base}static/{name}")
+        assert css.status_code == 200 and "text/css" in css.headers["content-type"]
+    for escape in ("../../envforge.yaml", "..%2F..%2Ftasks.jsonl", "../base.html", "../../shared/_ui.html"):
         assert client.get(f"{base}static/{escape}").status_code == 404
 
 

@@ -209,7 +209,9 @@ def check_page(app: str, page: Page, nav: list[ListScreen]) -> None:
         if control.tag in CONTROLS and control.attrs.get("type") not in ("hidden", "submit"):
             assert control.attrs.get("id") in labelled, control.attrs
     assert len(page.all("main")) == 1 and len(page.all("h1")) == 1
-    assert page.all("link", rel="stylesheet", href=f"{BASE}/static/app.css")
+    # The shared rules first: the app's own rules of the same specificity win over them.
+    stylesheets = [link.attrs["href"] for link in page.all("link", rel="stylesheet")]
+    assert stylesheets == [f"{BASE}/static/shared.css", f"{BASE}/static/app.css"]
     if app == "phone":
         assert page.all("meta", name="viewport", content="width=device-width, initial-scale=1")
         tabbed = nav[:TABS]
@@ -488,7 +490,8 @@ def test_assets_are_self_contained(app: str) -> None:
     names = {path.name for path in (ASSETS / app).iterdir()}
     assert {"base.html", "home.html", "list.html", "detail.html", "action.html", "message.html", "static"} <= names
     assert (ASSETS / app / "static" / "app.css").is_file() and (ASSETS / app / "static" / "icon.svg").is_file()
-    for path in (ASSETS / app).rglob("*"):
+    assert (ASSETS / "shared" / "static" / "shared.css").is_file()
+    for path in [*(ASSETS / app).rglob("*"), *(ASSETS / "shared").rglob("*")]:
         if path.is_file():
             # The SVG namespace is a name, never fetched.
             text = path.read_text().replace('xmlns="http://www.w3.org/2000/svg"', "")
