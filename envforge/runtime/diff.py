@@ -10,10 +10,15 @@ from sqlalchemy import column, select, table
 from sqlalchemy.dialects import sqlite
 
 from envforge.ir.tasks import RowChange
+from envforge.runtime.history import PRIVATE_PREFIX
 
 INITIAL = "initial"
 _DIALECT = sqlite.dialect()
-_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+_TABLES = (
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+    f"AND substr(name, 1, {len(PRIVATE_PREFIX)}) != '{PRIVATE_PREFIX}' ORDER BY name"
+)
+"""The entity tables: not SQLite's own, nor envforge's (the write history)."""
 
 
 @lru_cache(maxsize=1024)
