@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from envforge.hashing import canonical_json
+from envforge.ir.tasks import RowChange
+from envforge.runtime.changes import net_changes
 from envforge.runtime.diff import diff_states
-from envforge.runtime.environment import Environment
+from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.history import HISTORY, history_of
 from envforge.runtime.session import Session
+from envforge.runtime.tasks import load_tasks
+from tests.conftest import BLUEPRINTS
 from tests.runtime.probes import first
+
+DOMAINS = [path.stem for path in BLUEPRINTS]
 
 
 def test_a_cancel_logs_each_row_it_wrote_in_order_with_the_columns_before_and_after(retail_env: Environment) -> None:
@@ -95,3 +104,31 @@ def test_the_history_is_never_part_of_a_diff_or_the_state_hash(retail_env: Envir
     assert session.history() == []
     session.reset()
     assert session.state_hash() == initial_hash
+
+
+def _canonical(changes: list[RowChange]) -> list[str]:
+    return sorted(canonical_json(change.model_dump(mode="json")) for change in changes)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_folding_the_history_gives_the_diff_of_the_whole_states_for_every_oracle(
+    packages: dict[str, Path], domain: str
+) -> None:
+    env = load_environment(packages[domain])
+    session = Session(env)
+    tasks = list(load_tasks(packages[domain]).values())
+    writes = [task for task in tasks if task.kind != "read"]
+    assert writes
+    for task in tasks:
+        session.reset()
+        for call in task.oracle:
+            session.call_tool(call.name, call.arguments)
+        final = session.snapshot()
+        assert _canonical(net_changes(final)) == _canonical(diff_states(env.template, final)), task.id
+    # Every oracle's writes at once, one after another: rows written by several tasks, inserts among them.
+    session.reset()
+    for task in writes:
+        for call in task.oracle:
+            session.call_tool(call.name, call.arguments)
+    final = session.snapshot()
+    assert _canonical(net_changes(final)) == _canonical(diff_states(env.template, final))
