@@ -55,6 +55,29 @@ class RowChange(IRModel):
     """Changed fields after (updates), or the whole new row without its key (inserts)."""
 
 
+class RowWrite(IRModel):
+    """One committed write to one row, as the store logged it: the whole row before and after."""
+
+    seq: int
+    """Position in the session's history (increasing; gaps where a refused call's writes rolled back)."""
+    entity: str
+    key: str
+    op: Literal["insert", "update", "delete"]
+    before: dict[str, Any] | None
+    """The row before the write; None for an insert."""
+    after: dict[str, Any] | None
+    """The row after the write; None for a delete."""
+
+    def changed(self) -> dict[str, tuple[Any, Any]]:
+        """Column -> (before, after) for the columns this write changed (all of them for an insert or delete)."""
+        before, after = self.before or {}, self.after or {}
+        return {
+            column: (before.get(column), after.get(column))
+            for column in sorted(before.keys() | after.keys())
+            if self.op != "update" or before.get(column) != after.get(column)
+        }
+
+
 class VerifierSpec(IRModel):
     """What a correct run does: exactly these row changes, and (read tasks) this answer."""
 

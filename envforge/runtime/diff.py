@@ -10,10 +10,15 @@ from sqlalchemy import column, select, table
 from sqlalchemy.dialects import sqlite
 
 from envforge.ir.tasks import RowChange
+from envforge.runtime.history import PRIVATE_PREFIX
 
 INITIAL = "initial"
 _DIALECT = sqlite.dialect()
-_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+_TABLES = (
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+    f"AND substr(name, 1, {len(PRIVATE_PREFIX)}) != '{PRIVATE_PREFIX}' ORDER BY name"
+)
+"""The entity tables: not SQLite's own, nor envforge's (the write history)."""
 
 
 @lru_cache(maxsize=1024)
@@ -33,7 +38,8 @@ def _shape(connection: sqlite3.Connection, name: str) -> tuple[tuple[str, ...], 
     return columns, key
 
 
-def _normal(value: Any) -> Any:
+def normal(value: Any) -> Any:
+    """Floats rounded, so that arithmetic noise is no change."""
     return round(value, 6) if isinstance(value, float) else value
 
 
@@ -61,20 +67,20 @@ def _diff(connection: sqlite3.Connection) -> list[RowChange]:
         before = {row[index]: row for row in connection.execute(_except(name, columns, INITIAL, "main"))}
         for row_key in sorted(set(after) & set(before), key=str):
             old, new = before[row_key], after[row_key]
-            fields = [c for c, o, n in zip(columns, old, new, strict=True) if _normal(o) != _normal(n)]
+            fields = [c for c, o, n in zip(columns, old, new, strict=True) if normal(o) != normal(n)]
             changes.append(
                 RowChange(
                     entity=name,
                     key=str(row_key),
-                    before={f: _normal(old[columns.index(f)]) for f in fields},
-                    after={f: _normal(new[columns.index(f)]) for f in fields},
+                    before={f: normal(old[columns.index(f)]) for f in fields},
+                    after={f: normal(new[columns.index(f)]) for f in fields},
                 )
             )
         for row_key in sorted(set(before) - set(after), key=str):
-            row = dict(zip(columns, map(_normal, before[row_key]), strict=True))
+            row = dict(zip(columns, map(normal, before[row_key]), strict=True))
             changes.append(RowChange(entity=name, key=str(row_key), before=row, after=None))
         for row_key in sorted(set(after) - set(before), key=str):
-            row = {c: _normal(v) for c, v in zip(columns, after[row_key], strict=True) if c != key}
+            row = {c: normal(v) for c, v in zip(columns, after[row_key], strict=True) if c != key}
             inserted.append((name, str(row_key), row))
             new_keys[row_key] = name
     for name, _, row in inserted:

@@ -16,6 +16,7 @@ from envforge.ir.blueprint import Blueprint
 from envforge.ir.loading import load_blueprint_text
 from envforge.ir.tables import build_metadata, key_field
 from envforge.ir.toolspec import ToolGraph, ToolSpec
+from envforge.runtime.history import history_ddl, with_history
 from envforge.runtime.statements import EntityStatements
 
 TEXT_TYPES = frozenset({"string", "text"})
@@ -40,12 +41,14 @@ class Environment:
     blueprint: Blueprint
     toolgraph: ToolGraph
     template: bytes
-    """The initial state as SQLite database bytes."""
+    """The initial state as SQLite database bytes; the write history's log and triggers are added on load."""
     policy: str
     """The policy document the agent reads."""
     entities: dict[str, EntityRuntime] = field(init=False)
     tools: dict[str, ToolSpec] = field(init=False)
     validators: dict[str, Draft202012Validator] = field(init=False)
+    history_ddl: list[str] = field(init=False)
+    """What makes a state keep its write history (`envforge.runtime.history`)."""
     compiled: dict[str, Any] = field(init=False, default_factory=dict)
     """Per-environment compiled forms that sessions share (e.g. actions), filled on first use."""
 
@@ -63,6 +66,13 @@ class Environment:
                 money_fields=frozenset(f.name for f in entity.fields if f.type == "money"),
                 boolean_fields=frozenset(f.name for f in entity.fields if f.type == "boolean"),
             )
+        self.history_ddl = history_ddl(
+            {
+                name: (runtime.key, list(runtime.statements.table.columns.keys()))
+                for name, runtime in self.entities.items()
+            }
+        )
+        self.template = with_history(self.template, self.history_ddl)
         self.tools = {tool.name: tool for tool in self.toolgraph.tools}
         self.validators = {tool.name: Draft202012Validator(tool.parameters) for tool in self.toolgraph.tools}
 

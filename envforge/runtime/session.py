@@ -7,9 +7,11 @@ import sqlite3
 from typing import Any
 
 from envforge.hashing import canonical_json, hash_bytes
+from envforge.ir.tasks import RowWrite
 from envforge.runtime.dispatch import Dispatcher
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
+from envforge.runtime.history import install_history, read_history
 
 logger = logging.getLogger(__name__)
 
@@ -30,9 +32,11 @@ class Session:
         return connection
 
     def reset(self, state: bytes | None = None) -> None:
-        """Return to the template state (or to `state`, a snapshot from `snapshot()`)."""
+        """Return to the template state, with an empty history (or to `state`, a snapshot and its history)."""
         self.connection.deserialize(state if state is not None else self.env.template)
         self.connection.execute("PRAGMA foreign_keys = ON")
+        if state is not None:
+            install_history(self.connection, self.env.history_ddl)
 
     def close(self) -> None:
         self.connection.close()
@@ -54,8 +58,12 @@ class Session:
                 "internal_error", "the tool failed unexpectedly; the state is unchanged", tool=tool
             ).to_dict()
 
+    def history(self) -> list[RowWrite]:
+        """Every write committed since the last reset, in order (`envforge.runtime.history`)."""
+        return read_history(self.connection)
+
     def snapshot(self) -> bytes:
-        """The current state as SQLite database bytes."""
+        """The current state as SQLite database bytes, its write history included."""
         return self.connection.serialize()
 
     def rows(self, entity: str) -> list[dict[str, Any]]:

@@ -79,3 +79,10 @@ def find_probes(env: Environment, seed: int = 0) -> Probes:
     assert write is not None, f"{env.env_id}: no WRITE call succeeds on the seeded state"
     assert violation is not None, f"{env.env_id}: no call triggers a policy violation"
     return Probes(read=(read.name, {"limit": 2}), write=write, policy_violation=violation)
+
+
+def first(session: Session, tool: str, **filters: Any) -> dict[str, Any]:
+    """The first row a list tool returns for `filters`; the seeded state must have one."""
+    items: list[dict[str, Any]] = session.call(tool, {**filters, "limit": 1})["items"]
+    assert items, f"the seeded state has no row for {tool} {filters}"
+    return items[0]

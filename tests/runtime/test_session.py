@@ -12,12 +12,7 @@ from jsonschema import Draft202012Validator
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
 from envforge.runtime.session import Session
-
-
-def first(session: Session, tool: str, **filters: Any) -> dict[str, Any]:
-    items: list[dict[str, Any]] = session.call(tool, {**filters, "limit": 1})["items"]
-    assert items, f"the seeded state has no row for {tool} {filters}"
-    return items[0]
+from tests.runtime.probes import first
 
 
 def test_reset_restores_the_template_state_exactly(retail_env: Environment) -> None:

@@ -1,0 +1,134 @@
+"""The write history a session keeps: captured by SQLite triggers in the state, on a real retail package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envforge.hashing import canonical_json
+from envforge.ir.tasks import RowChange
+from envforge.runtime.changes import net_changes
+from envforge.runtime.diff import diff_states
+from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.history import HISTORY, history_of
+from envforge.runtime.session import Session
+from envforge.runtime.tasks import load_tasks
+from tests.conftest import BLUEPRINTS
+from tests.runtime.probes import first
+
+DOMAINS = [path.stem for path in BLUEPRINTS]
+
+
+def test_a_cancel_logs_each_row_it_wrote_in_order_with_the_columns_before_and_after(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    order = first(session, "list_orders", status="pending")
+    payment = first(session, "list_payments", order_id=order["order_id"])
+    result = session.call("cancel_order", {"order_id": order["order_id"], "reason": "found_cheaper"})
+    history = session.history()
+    assert [write.seq for write in history] == sorted(write.seq for write in history)
+    updated = {(write.entity, write.key): write.changed() for write in history if write.op == "update"}
+    assert updated[("order", order["order_id"])]["status"] == ("pending", "cancelled")
+    assert updated[("payment", payment["payment_id"])]["status"] == (payment["status"], "refunded")
+    [insert] = [write for write in history if write.op == "insert"]
+    assert (insert.entity, insert.key, insert.before) == ("refund", result["refund"]["refund_id"], None)
+    assert insert.after is not None
+    assert insert.after["amount"] == pytest.approx(result["refund"]["amount"])
+
+
+def test_a_refused_call_writes_nothing_and_the_right_call_after_it_only_its_own_rows(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    shipped = first(session, "list_orders", status="delivered")
+    ok, _ = session.call_tool("cancel_order", {"order_id": shipped["order_id"], "reason": "changed_mind"})
+    assert not ok
+    assert session.history() == []
+    pending = first(session, "list_orders", status="pending")
+    session.call("cancel_order", {"order_id": pending["order_id"], "reason": "changed_mind"})
+    keys = {write.key for write in session.history() if write.entity == "order"}
+    assert keys == {pending["order_id"]}
+
+
+def test_the_store_logs_sql_that_bypasses_tool_dispatch_including_deletes(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    address = first(session, "list_addresses")
+    session.connection.execute("DELETE FROM address WHERE address_id = ?", (address["address_id"],))
+    [write] = session.history()
+    assert (write.op, write.entity, write.key, write.after) == ("delete", "address", address["address_id"], None)
+    assert write.before is not None
+    assert write.before["city"] == address["city"]
+
+
+def test_a_write_that_changes_nothing_is_logged_but_reports_no_changed_column(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    customer = first(session, "list_customers")
+    session.connection.execute("UPDATE customer SET email = email WHERE customer_id = ?", (customer["customer_id"],))
+    [write] = session.history()
+    assert write.op == "update"
+    assert write.changed() == {}
+
+
+def test_reset_clears_the_history_and_a_snapshot_carries_it(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    customer = first(session, "list_customers")
+    session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 5})
+    session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 5})
+    snapshot = session.snapshot()
+    credits = [write.changed()["store_credit"] for write in session.history()]
+    assert [after - before for before, after in credits] == [pytest.approx(5), pytest.approx(5)]
+    assert history_of(snapshot) == session.history()
+    session.reset()
+    assert session.history() == []
+    session.reset(snapshot)
+    assert history_of(snapshot) == session.history()
+    assert len(session.history()) == 2
+
+
+def test_a_state_without_a_history_gets_one_when_a_session_is_reset_to_it(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    session.connection.execute(f"DROP TABLE {HISTORY}")
+    bare = session.snapshot()
+    session.reset(bare)
+    customer = first(session, "list_customers")
+    session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 1})
+    assert [write.entity for write in session.history()] == ["customer"]
+
+
+def test_the_history_is_never_part_of_a_diff_or_the_state_hash(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    initial, initial_hash = session.snapshot(), session.state_hash()
+    customer = first(session, "list_customers")
+    session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 2})
+    session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 3})
+    assert [change.entity for change in diff_states(initial, session.snapshot())] == ["customer"]
+    session.connection.execute(f"DELETE FROM {HISTORY}")
+    assert session.history() == []
+    session.reset()
+    assert session.state_hash() == initial_hash
+
+
+def _canonical(changes: list[RowChange]) -> list[str]:
+    return sorted(canonical_json(change.model_dump(mode="json")) for change in changes)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_folding_the_history_gives_the_diff_of_the_whole_states_for_every_oracle(
+    packages: dict[str, Path], domain: str
+) -> None:
+    env = load_environment(packages[domain])
+    session = Session(env)
+    tasks = list(load_tasks(packages[domain]).values())
+    writes = [task for task in tasks if task.kind != "read"]
+    assert writes
+    for task in tasks:
+        session.reset()
+        for call in task.oracle:
+            session.call_tool(call.name, call.arguments)
+        final = session.snapshot()
+        assert _canonical(net_changes(final)) == _canonical(diff_states(env.template, final)), task.id
+    # Every oracle's writes at once, one after another: rows written by several tasks, inserts among them.
+    session.reset()
+    for task in writes:
+        for call in task.oracle:
+            session.call_tool(call.name, call.arguments)
+    final = session.snapshot()
+    assert _canonical(net_changes(final)) == _canonical(diff_states(env.template, final))
