@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -41,19 +42,23 @@ def options(
         logging.getLogger("envforge").setLevel(logging.INFO)
 
 
-app.command()(generate)
-app.command()(batch)
-app.command("run-task")(run_task_command)
-app.command()(check)
-app.command()(export)
-app.command()(serve)
-app.command("serve-model")(serve_model_command)
-app.command()(rollout)
-app.command()(validate)
-app.command("verify-ui")(verify_ui_command)
-app.command()(reverify)
-app.command()(bench)
-app.command()(schema)
+COMMANDS: dict[str, Callable[..., None]] = {
+    "generate": generate,
+    "batch": batch,
+    "run-task": run_task_command,
+    "check": check,
+    "export": export,
+    "serve": serve,
+    "serve-model": serve_model_command,
+    "rollout": rollout,
+    "validate": validate,
+    "verify-ui": verify_ui_command,
+    "reverify": reverify,
+    "bench": bench,
+    "schema": schema,
+}
+for _name, _command in COMMANDS.items():
+    app.command(_name)(_command)
 
 
 def _fail(message: str, code: int) -> None:

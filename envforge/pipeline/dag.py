@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -82,6 +83,20 @@ class Stage(Generic[InputsT, OutputT]):
 
 
 AnyStage = Stage[Any, Any]
+
+
+def declare_stage(
+    name: str,
+    version: int,
+    build: Callable[[InputsT, GenerateConfig], OutputT],
+    *,
+    config_fields: tuple[str, ...] = (),
+    fingerprint: Callable[[], str] | None = None,
+) -> Stage[InputsT, OutputT]:
+    """A stage whose inputs and output are the types `build` is annotated with: declared once, where it is used."""
+    hints = typing.get_type_hints(build)
+    first = next(iter(inspect.signature(build).parameters))
+    return Stage(name, version, hints[first], hints["return"], build, config_fields, fingerprint)
 
 
 def build_dag(stages: list[AnyStage], roots: Mapping[str, type[Artifact]]) -> list[AnyStage]:

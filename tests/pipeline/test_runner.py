@@ -78,6 +78,7 @@ def test_force_rebuilds_everything_and_from_rebuilds_downstream_only(tmp_path: P
         "tooltests": "built",
         "tasks": "built",
         "verifiers": "built",
+        "review": "built",
         "apps": "built",
         "uitasks": "built",
         "package": "built",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from envforge.hashing import hash_bytes, hash_json
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.stages.apps.artifact import AppsArtifact
 from envforge.stages.apps.spec import build_app_spec
 from envforge.stages.ontology.artifact import OntologyArtifact
@@ -40,11 +40,4 @@ def build(inputs: AppsInputs, config: GenerateConfig) -> AppsArtifact:
     return AppsArtifact(spec=spec, assets=app_assets())
 
 
-STAGE = Stage(
-    name="apps",
-    version=1,
-    inputs=AppsInputs,
-    output=AppsArtifact,
-    build=build,
-    fingerprint=assets_fingerprint,
-)
+STAGE = declare_stage("apps", 1, build, fingerprint=assets_fingerprint)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.stages.ontology.artifact import OntologyArtifact
 from envforge.stages.ontology.build import build_ontology
 
@@ -16,4 +16,4 @@ def build(inputs: OntologyInputs, config: GenerateConfig) -> OntologyArtifact:
     return OntologyArtifact(ontology=build_ontology(inputs.blueprint.blueprint))
 
 
-STAGE = Stage(name="ontology", version=1, inputs=OntologyInputs, output=OntologyArtifact, build=build)
+STAGE = declare_stage("ontology", 1, build)

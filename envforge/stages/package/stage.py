@@ -6,7 +6,7 @@ from envforge import __version__
 from envforge.package import EnvManifest, assemble
 from envforge.package.report import build_report, ui_summary
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.runtime.environment import dump_blueprint
 from envforge.stages.apps.artifact import AppsArtifact
 from envforge.stages.ontology.artifact import OntologyArtifact
@@ -93,13 +93,6 @@ def build(inputs: PackageInputs, config: GenerateConfig) -> PackageArtifact:
     return PackageArtifact.from_files(assemble(files, manifest, report, reviewed.synthesis))
 
 
-STAGE = Stage(
-    name="package",
-    # 2: report.json carries the rollouts section (null until `envforge validate` fills it). 3: apps/.
-    # 4: UI tasks (apps/ui_tasks.jsonl, the report's ui section). 5: from the review stage; synthesis.json.
-    version=5,
-    inputs=PackageInputs,
-    output=PackageArtifact,
-    build=build,
-    config_fields=("rows", "seed", "tasks"),
-)
+# 2: report.json carries the rollouts section (null until `envforge validate` fills it). 3: apps/.
+# 4: UI tasks (apps/ui_tasks.jsonl, the report's ui section). 5: from the review stage; synthesis.json.
+STAGE = declare_stage("package", 5, build, config_fields=("rows", "seed", "tasks"))

@@ -11,7 +11,7 @@ from typing import Protocol
 from envforge.errors import PipelineError
 from envforge.ir.synthesis import ReviewConfig
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs, declare_stage
 from envforge.stages.review.artifact import ReviewArtifact
 from envforge.stages.state.artifact import StateArtifact
 from envforge.stages.toolgraph.artifact import ToolGraphArtifact
@@ -40,11 +40,4 @@ def review_stage(reviewer: TaskReviewer | None) -> Stage[ReviewInputs, ReviewArt
             raise PipelineError("this run asks for an LLM review (GenerateConfig.review) but no reviewer was given")
         return reviewer(inputs, config, config.review)
 
-    return Stage(
-        name="review",
-        version=1,
-        inputs=ReviewInputs,
-        output=ReviewArtifact,
-        build=build,
-        config_fields=("tasks", "review"),
-    )
+    return declare_stage("review", 1, build, config_fields=("tasks", "review"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.stages.ontology.artifact import OntologyArtifact
 from envforge.stages.state.artifact import StateArtifact
 from envforge.stages.state.build import build_state, render_ddl
@@ -20,11 +20,4 @@ def build(inputs: StateInputs, config: GenerateConfig) -> StateArtifact:
     return StateArtifact(database=database, ddl=render_ddl(blueprint), rows=rows)
 
 
-STAGE = Stage(
-    name="state",
-    version=1,
-    inputs=StateInputs,
-    output=StateArtifact,
-    build=build,
-    config_fields=("rows", "seed"),
-)
+STAGE = declare_stage("state", 1, build, config_fields=("rows", "seed"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.stages.ontology.artifact import OntologyArtifact
 from envforge.stages.state.artifact import StateArtifact
 from envforge.stages.tasks.artifact import TaskSetArtifact
@@ -37,11 +37,4 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
     return TaskSetArtifact(requested=requested, found=found, tasks=tasks)
 
 
-STAGE = Stage(
-    name="tasks",
-    version=2,
-    inputs=TaskInputs,
-    output=TaskSetArtifact,
-    build=build,
-    config_fields=("seed", "rows", "gated_tasks"),
-)
+STAGE = declare_stage("tasks", 2, build, config_fields=("seed", "rows", "gated_tasks"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.stages.ontology.artifact import OntologyArtifact
 from envforge.stages.toolgraph.artifact import ToolGraphArtifact
 from envforge.stages.toolgraph.build import build_toolgraph
@@ -20,4 +20,4 @@ def build(inputs: ToolGraphInputs, config: GenerateConfig) -> ToolGraphArtifact:
     return ToolGraphArtifact(toolgraph=graph, picture=render_svg(graph))
 
 
-STAGE = Stage(name="toolgraph", version=3, inputs=ToolGraphInputs, output=ToolGraphArtifact, build=build)
+STAGE = declare_stage("toolgraph", 3, build)

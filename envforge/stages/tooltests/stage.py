@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.runtime.environment import Environment
 from envforge.stages.state.artifact import StateArtifact
 from envforge.stages.toolgraph.artifact import ToolGraphArtifact
@@ -23,11 +23,4 @@ def build(inputs: ToolTestInputs, config: GenerateConfig) -> ToolTestArtifact:
     return ToolTestArtifact(report=run_isolated(env, seed=config.seed))
 
 
-STAGE = Stage(
-    name="tooltests",
-    version=2,
-    inputs=ToolTestInputs,
-    output=ToolTestArtifact,
-    build=build,
-    config_fields=("seed",),
-)
+STAGE = declare_stage("tooltests", 2, build, config_fields=("seed",))

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from envforge.ir.tasks import TaskSpec, Transcript
 from envforge.ir.uitasks import AppKind, UIDrop, UITask
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.runtime.apps.server import AppSite, app_templates, asset_loader
 from envforge.runtime.environment import Environment
 from envforge.runtime.tasks import VerifyFn, load_verifier
@@ -72,10 +72,4 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     return UITasksArtifact(tasks=tasks, dropped=dropped)
 
 
-STAGE = Stage(
-    name="uitasks",
-    version=1,
-    inputs=UITaskInputs,
-    output=UITasksArtifact,
-    build=build,
-)
+STAGE = declare_stage("uitasks", 1, build)

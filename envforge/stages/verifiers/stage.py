@@ -5,7 +5,7 @@ from __future__ import annotations
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.verification import GateResult
 from envforge.pipeline.artifacts import BlueprintArtifact
-from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs
+from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_verifier
@@ -54,10 +54,4 @@ def build(inputs: VerifierInputs, config: GenerateConfig) -> VerifierArtifact:
     return VerifierArtifact(accepted=accepted, sources=sources, results=results)
 
 
-STAGE = Stage(
-    name="verifiers",
-    version=1,
-    inputs=VerifierInputs,
-    output=VerifierArtifact,
-    build=build,
-)
+STAGE = declare_stage("verifiers", 1, build)
