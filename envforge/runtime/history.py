@@ -64,6 +64,17 @@ def install_history(connection: sqlite3.Connection, ddl: list[str]) -> None:
         connection.execute("COMMIT")
 
 
+def drop_history(connection: sqlite3.Connection) -> None:
+    """Remove the log and triggers, e.g. to trace the SQL a call issues as it would run on the package's state."""
+    triggers = connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?",
+        (len(PRIVATE_PREFIX), PRIVATE_PREFIX),
+    ).fetchall()
+    for (name,) in triggers:
+        connection.execute(f"DROP TRIGGER {_quote(name)}")
+    connection.execute(f"DROP TABLE IF EXISTS {HISTORY}")
+
+
 def with_history(state: bytes, ddl: list[str]) -> bytes:
     """`state` with the log and triggers installed (unchanged if it already has them)."""
     connection = sqlite3.connect(":memory:", isolation_level=None)

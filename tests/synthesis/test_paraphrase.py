@@ -68,7 +68,7 @@ def test_a_rewording_much_longer_than_the_original_is_refused() -> None:
 def staged(replayed: tuple[Path, dict[str, Any]]) -> tuple[list[TaskSpec], RowIndex, Path]:
     """The gate-accepted tasks before review (procedural wording), and the rows of the initial state."""
     package, _ = replayed
-    run_dir = package.parent / ".cache" / "synthesis" / ".cache" / DOMAIN
+    run_dir = package.parent / ".cache" / DOMAIN
     accepted = [
         TaskSpec.model_validate_json(line)
         for line in (run_dir / "verifiers" / "accepted.jsonl").read_text().splitlines()
