@@ -5,7 +5,8 @@ Layout, lowest layer first; a package imports only from layers above it in this 
 
 - `errors`, `hashing`, `files` (atomic writes, stable JSON), `text`, `fakedata`: leaves.
 - `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading.
-- `runtime/`: what an exported package runs (sessions, dispatch, MCP, apps, Gym); imports only `ir`.
+- `runtime/`: what an exported package runs (sessions and their write history, dispatch, MCP, apps, Gym);
+  imports only `ir`.
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
   `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
@@ -15,7 +16,9 @@ Layout, lowest layer first; a package imports only from layers above it in this 
   another stage only its `artifact` module. `stages/registry.py` assembles the DAG; `stages/generate.py`
   runs it for a blueprint and publishes the package.
 - `llm/`, `users/`, `rollout/`, `synthesis/`, `validators/`, `export/`, `adapters/`, `bench/`, `serving/`.
-- `cli/`: one module per command; the only layer that prints.
+- `cli/`: `app.py` registers one module per command (`cli/commands/`); the only layer that prints.
+
+Where each part of an app screen lives: the `envforge.runtime.apps` docstring.
 
 Ownership rules:
 
