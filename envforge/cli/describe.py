@@ -80,6 +80,7 @@ def print_synthesis(result: SynthesisResult, *, as_json: bool) -> None:
             "package": str(result.run.package),
             "stages": [asdict(stage) for stage in result.run.stages],
             "synthesis": report.model_dump(mode="json"),
+            "requests": usage.requests,
             "cache_hits": usage.cached,
         }
         print(json.dumps(payload, indent=2, sort_keys=True))

@@ -45,10 +45,14 @@ def test_a_live_model_yields_a_checked_package_or_one_clear_rejection(
     usage = printed["synthesis"]["usage"]
     assert usage["requests"] > 0 and usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
     assert printed["cache_hits"] == 0
+    assert printed["requests"] == usage["requests"]
     again = envforge_cli(*args, cwd=tmp_path, timeout=TIMEOUT)
     assert again.returncode == 0, again.stderr
-    assert json.loads(again.stdout)["cache_hits"] == usage["requests"]
-    assert read_files(package) == read_files(Path(json.loads(again.stdout)["package"]))
+    rerun = json.loads(again.stdout)
+    # The blueprint is written again from the cache; every stage, the LLM review among them, is reused.
+    assert 0 < rerun["cache_hits"] == rerun["requests"] < usage["requests"]
+    assert {stage["status"] for stage in rerun["stages"]} == {"cached"}
+    assert read_files(package) == read_files(Path(rerun["package"]))
     synthesis = printed["synthesis"]
     print(
         f"live SmolLM2 outcome: package {printed['env_id']} with {synthesis['barrier_agreed']} tasks; "
