@@ -273,6 +273,11 @@ class _WordNumber:
         return Mention(float(self.total + self.current), self.start, self.end)
 
 
+def _joins(gap: str, last: str) -> bool:
+    """Whether two number words are one number: spaced apart, or a comma after a scale ("one thousand, two")."""
+    return gap.isspace() or (last == "scale" and gap.strip() == "," and gap[-1].isspace())
+
+
 def _word_numbers(text: str) -> list[Mention]:
     """Numbers written in words: "five", "twenty-one", "one hundred and five"."""
     found: list[Mention] = []
@@ -281,7 +286,7 @@ def _word_numbers(text: str) -> list[Mention]:
     last_end = 0
     for match in _WORD.finditer(text):
         word = match.group().lower()
-        joined = run is not None and text[last_end : match.start()].isspace()
+        joined = run is not None and _joins(text[last_end : match.start()], run.last)
         if word == "and" and run is not None and joined and run.last in ("hundred", "scale"):
             last_end = match.end()
             continue
