@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from envforge.ir.answers import AnswerSpec
 from envforge.ir.base import IRModel
 
 TaskKind = Literal["write", "multi_write", "read"]
@@ -60,6 +61,8 @@ class RowWrite(IRModel):
 
     seq: int
     """Position in the session's history (increasing; gaps where a refused call's writes rolled back)."""
+    call: int | None = None
+    """`seq` of the WRITE call that made it; None for SQL issued outside a tool call."""
     entity: str
     key: str
     op: Literal["insert", "update", "delete"]
@@ -78,14 +81,70 @@ class RowWrite(IRModel):
         }
 
 
+class CallRecord(IRModel):
+    """One logged call: a committed WRITE call, or a lookup of the person entity."""
+
+    seq: int
+    """Position among the session's logged calls (reads and writes share it)."""
+    tool: str
+    kind: Literal["read", "write"]
+    arguments: dict[str, Any]
+    persons: list[str] = Field(default_factory=list)
+    """Keys of the person rows a lookup returned."""
+
+
+class RunHistory(IRModel):
+    """What a session logged since its last reset: what a verifier judges."""
+
+    calls: list[CallRecord] = Field(default_factory=list)
+    writes: list[RowWrite] = Field(default_factory=list)
+    keys: dict[str, str] = Field(default_factory=dict)
+    """Entity -> its key column, for the entities written."""
+
+
+class ExpectedCall(IRModel):
+    """A WRITE call a correct run commits, with every argument the user stated."""
+
+    tool: str
+    arguments: dict[str, Any]
+    accumulative: bool = False
+    """The action adds up over calls (the blueprint says so): only the end result counts, not the calls."""
+
+
+class Footprint(IRModel):
+    """The cells a correct run writes, and how many times each changes. Any other write fails the run, even one
+    a later write undoes."""
+
+    updates: dict[str, dict[str, dict[str, int]]] = Field(default_factory=dict)
+    """Entity -> key -> column -> how many writes change it."""
+    inserts: dict[str, int] = Field(default_factory=dict)
+    """Entity -> rows inserted."""
+    deletes: dict[str, list[str]] = Field(default_factory=dict)
+    """Entity -> keys deleted."""
+
+
+class IdentitySpec(IRModel):
+    """Whom the agent serves, and what the user says about themselves: before any write, a lookup of the person
+    entity by one of these values must have returned the person."""
+
+    entity: str
+    person: str
+    stated: list[str]
+
+
 class VerifierSpec(IRModel):
-    """What a correct run does: exactly these row changes, and (read tasks) this answer."""
+    """What a correct run does: exactly these row changes through these calls, and (questions) this answer."""
 
     task_id: str
     expected_changes: list[RowChange]
-    """The golden diff between the initial and the final state. Any other change is a side effect."""
-    answer: str | None = None
-    """Expected final answer for read tasks; numbers compare numerically, text case-insensitively."""
+    """The golden net changes from the initial to the final state. Any other change is a side effect."""
+    expected_calls: list[ExpectedCall] = Field(default_factory=list)
+    """The committed WRITE calls, in any order."""
+    footprint: Footprint = Field(default_factory=Footprint)
+    identity: IdentitySpec | None = None
+    """Set for tasks that write."""
+    answer: AnswerSpec | None = None
+    """Set for questions."""
 
 
 class TaskSpec(IRModel):

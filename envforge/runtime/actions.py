@@ -19,6 +19,7 @@ from envforge.ir.blueprint import (
 from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
 from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError, constraint_error
+from envforge.runtime.history import close_call, open_call
 
 Scope = dict[str, Any]
 Written = dict[str, set[str]]
@@ -158,6 +159,7 @@ class ActionRunner:
         connection = self.connection
         connection.execute("BEGIN")
         try:
+            open_call(connection, action.name, arguments)
             written: Written = {}
             for effect in action.effects:
                 self._apply(effect, scope, keys, written)
@@ -166,6 +168,7 @@ class ActionRunner:
             for alias, entity in action.returns:
                 row = self._fetch(entity, keys[alias][1]) if alias in keys else None
                 result[alias] = _with_booleans(entity, row)
+            close_call(connection)
             connection.execute("COMMIT")
         except sqlite3.IntegrityError as exc:
             connection.execute("ROLLBACK")

@@ -6,13 +6,12 @@ diffing the two whole states (tests check this over every task of every shipped 
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from envforge.ir.tasks import RowChange, RowWrite
 from envforge.runtime.diff import normal
-from envforge.runtime.history import read_history
+from envforge.runtime.history import history_of
 
 
 @dataclass
@@ -53,21 +52,7 @@ def fold_history(history: list[RowWrite], keys: dict[str, str]) -> list[RowChang
     return changes
 
 
-def key_columns(connection: sqlite3.Connection, entities: set[str]) -> dict[str, str]:
-    """Entity -> its key column, for the entities named."""
-    keys = {}
-    for entity in sorted(entities):
-        info = connection.execute("SELECT name, pk FROM pragma_table_info(?)", (entity,)).fetchall()
-        keys[entity] = next((name for name, pk in info if pk == 1), info[0][0])
-    return keys
-
-
 def net_changes(state: bytes) -> list[RowChange]:
     """The net changes the write history in `state` made to it."""
-    connection = sqlite3.connect(":memory:")
-    try:
-        connection.deserialize(state)
-        history = read_history(connection)
-        return fold_history(history, key_columns(connection, {write.entity for write in history}))
-    finally:
-        connection.close()
+    history = history_of(state)
+    return fold_history(history.writes, history.keys)

@@ -14,6 +14,7 @@ from envforge.errors import did_you_mean
 from envforge.runtime.actions import ActionRunner, compile_actions
 from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError
+from envforge.runtime.history import log_lookup
 from envforge.runtime.statements import like_pattern
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -88,6 +89,11 @@ class Dispatcher:
         self.connection = connection
         self.actions = ActionRunner(env, connection, compile_actions(env))
         self.handlers: dict[str, Handler] = {}
+        person = env.entities[env.blueprint.person]
+        self.lookups = {
+            tool.name: person.key for tool in env.toolgraph.tools if tool.kind == "read" and tool.entity == person.name
+        }
+        """Reads of the person entity -> its key column: the calls that can identify the user, so they are logged."""
         for tool in env.toolgraph.tools:
             runtime = env.entities[tool.entity]
             if tool.operation == "get":
@@ -117,10 +123,15 @@ class Dispatcher:
                 else ToolError("invalid_arguments", "invalid arguments", tool=name)
             )
         try:
-            return handler(arguments)
+            result = handler(arguments)
         except ToolError as error:
             error.tool = name
             raise
+        key = self.lookups.get(name)
+        if key is not None:
+            rows = result.get("items", [result])
+            log_lookup(self.connection, name, arguments, [str(row[key]) for row in rows])
+        return result
 
     def _get(self, tool: str, runtime: EntityRuntime) -> Handler:
         statement = runtime.statements.select_by_key

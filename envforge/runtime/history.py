@@ -1,9 +1,12 @@
 """A session's write history, captured by the store itself.
 
 Each entity table carries AFTER INSERT, UPDATE and DELETE triggers that append the row before and after
-the write, as JSON, to a log table in the same database. So the history:
+the write, as JSON, to a log table in the same database. Beside it, a call log holds each committed WRITE
+call (tool and arguments, logged inside the call's own transaction) and each lookup of the person entity
+(with the person keys it returned); a row write names the call that made it. So the history:
 
-- holds every committed write, whoever issued the SQL (tool dispatch, an app form, a harness);
+- holds every committed write, whoever issued the SQL (tool dispatch, an app form, a harness); a write
+  issued outside a tool call names no call;
 - holds nothing of a refused call: its transaction rolls back, and the trigger's rows with it;
 - travels with the state: a snapshot carries its history, and resetting to the template clears it.
 
@@ -16,14 +19,37 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Protocol
 
-from envforge.ir.tasks import RowWrite
+from envforge.hashing import canonical_json
+from envforge.ir.tasks import CallRecord, RowWrite, RunHistory
 
 HISTORY = "_envforge_writes"
-"""The log table; its name starts like every table envforge keeps beside an environment's entities."""
+"""The row log; its name starts like every table envforge keeps beside an environment's entities."""
+CALLS = "_envforge_calls"
+"""The call log."""
 PRIVATE_PREFIX = "_envforge_"
-_SELECT = f"SELECT seq, entity, key, op, before, after FROM {HISTORY} ORDER BY seq"
+_SELECT_WRITES = f"SELECT seq, call, entity, key, op, before, after FROM {HISTORY} ORDER BY seq"
+_SELECT_CALLS = f"SELECT seq, tool, kind, arguments, persons FROM {CALLS} ORDER BY seq"
+
+
+class _Statements(Protocol):
+    key: str
+    insert: str
+    delete_by_key: str
+
+    def update(self, fields: tuple[str, ...]) -> str: ...
+
+
+class Undoable(Protocol):
+    """What undoing needs of an entity (`envforge.runtime.environment.EntityRuntime` has it)."""
+
+    @property
+    def statements(self) -> _Statements: ...
+
+
+_OPEN_CALL = f"(SELECT seq FROM {CALLS} WHERE open = 1)"
 
 
 def _quote(name: str) -> str:
@@ -38,16 +64,18 @@ def _row_json(alias: str, columns: Iterable[str]) -> str:
 def history_ddl(tables: dict[str, tuple[str, list[str]]]) -> list[str]:
     """The log table and each entity table's triggers; `tables` maps a table to (key column, columns)."""
     statements = [
-        f"CREATE TABLE IF NOT EXISTS {HISTORY} (seq INTEGER PRIMARY KEY, entity TEXT NOT NULL, key TEXT NOT NULL, "
-        "op TEXT NOT NULL, before TEXT, after TEXT)"
+        f"CREATE TABLE IF NOT EXISTS {CALLS} (seq INTEGER PRIMARY KEY, tool TEXT NOT NULL, kind TEXT NOT NULL, "
+        "arguments TEXT NOT NULL, persons TEXT, open INTEGER NOT NULL DEFAULT 0)",
+        f"CREATE TABLE IF NOT EXISTS {HISTORY} (seq INTEGER PRIMARY KEY, call INTEGER, entity TEXT NOT NULL, "
+        "key TEXT NOT NULL, op TEXT NOT NULL, before TEXT, after TEXT)",
     ]
     for table, (key, columns) in sorted(tables.items()):
         quoted, new, old = _quote(table), _row_json("new", columns), _row_json("old", columns)
-        log = f"INSERT INTO {HISTORY} (entity, key, op, before, after) VALUES"
+        log = f"INSERT INTO {HISTORY} (call, entity, key, op, before, after) VALUES ({_OPEN_CALL}, "
         triggers = {
-            "insert": f"{log} ('{table}', CAST(new.{_quote(key)} AS TEXT), 'insert', NULL, {new})",
-            "update": f"{log} ('{table}', CAST(old.{_quote(key)} AS TEXT), 'update', {old}, {new})",
-            "delete": f"{log} ('{table}', CAST(old.{_quote(key)} AS TEXT), 'delete', {old}, NULL)",
+            "insert": f"{log}'{table}', CAST(new.{_quote(key)} AS TEXT), 'insert', NULL, {new})",
+            "update": f"{log}'{table}', CAST(old.{_quote(key)} AS TEXT), 'update', {old}, {new})",
+            "delete": f"{log}'{table}', CAST(old.{_quote(key)} AS TEXT), 'delete', {old}, NULL)",
         }
         for op, body in triggers.items():
             name = _quote(f"{PRIVATE_PREFIX}{table}_{op}")
@@ -73,6 +101,28 @@ def drop_history(connection: sqlite3.Connection) -> None:
     for (name,) in triggers:
         connection.execute(f"DROP TRIGGER {_quote(name)}")
     connection.execute(f"DROP TABLE IF EXISTS {HISTORY}")
+    connection.execute(f"DROP TABLE IF EXISTS {CALLS}")
+
+
+def open_call(connection: sqlite3.Connection, tool: str, arguments: dict[str, object]) -> None:
+    """Log a WRITE call inside its transaction: the rows it writes name it, and a rollback forgets it."""
+    connection.execute(
+        f"INSERT INTO {CALLS} (tool, kind, arguments, open) VALUES (?, 'write', ?, 1)",
+        (tool, canonical_json(arguments)),
+    )
+
+
+def close_call(connection: sqlite3.Connection) -> None:
+    """End the open WRITE call, before its transaction commits."""
+    connection.execute(f"UPDATE {CALLS} SET open = 0 WHERE open = 1")
+
+
+def log_lookup(connection: sqlite3.Connection, tool: str, arguments: dict[str, object], persons: list[str]) -> None:
+    """Log a lookup of the person entity and the person keys it returned (what identifies the user)."""
+    connection.execute(
+        f"INSERT INTO {CALLS} (tool, kind, arguments, persons) VALUES (?, 'read', ?, ?)",
+        (tool, canonical_json(arguments), json.dumps(persons)),
+    )
 
 
 def with_history(state: bytes, ddl: list[str]) -> bytes:
@@ -86,26 +136,64 @@ def with_history(state: bytes, ddl: list[str]) -> bytes:
         connection.close()
 
 
-def read_history(connection: sqlite3.Connection) -> list[RowWrite]:
-    """Every write the connection's database logged, in order; empty where no history was kept."""
+def read_writes(connection: sqlite3.Connection) -> list[RowWrite]:
+    """Every row write the connection's database logged, in order; empty where no history was kept."""
     try:
-        rows = connection.execute(_SELECT).fetchall()
+        rows = connection.execute(_SELECT_WRITES).fetchall()
     except sqlite3.OperationalError:
         return []
     return [
         RowWrite(
             seq=seq,
+            call=call,
             entity=entity,
             key=key,
             op=op,
             before=json.loads(before) if before is not None else None,
             after=json.loads(after) if after is not None else None,
         )
-        for seq, entity, key, op, before, after in rows
+        for seq, call, entity, key, op, before, after in rows
     ]
 
 
-def history_of(state: bytes) -> list[RowWrite]:
+def read_calls(connection: sqlite3.Connection) -> list[CallRecord]:
+    """Every logged call, in order; empty where no history was kept."""
+    try:
+        rows = connection.execute(_SELECT_CALLS).fetchall()
+    except sqlite3.OperationalError:
+        return []
+    return [
+        CallRecord(
+            seq=seq,
+            tool=tool,
+            kind=kind,
+            arguments=json.loads(arguments),
+            persons=json.loads(persons) if persons is not None else [],
+        )
+        for seq, tool, kind, arguments, persons in rows
+    ]
+
+
+def key_columns(connection: sqlite3.Connection, entities: Iterable[str]) -> dict[str, str]:
+    """Entity -> its key column, for the entities named. Only on a connection whose database is never replaced:
+    a table-valued pragma's cached statement crashes SQLite once `deserialize` swapped the database under it."""
+    keys = {}
+    for entity in sorted(set(entities)):
+        info = connection.execute("SELECT name, pk FROM pragma_table_info(?)", (entity,)).fetchall()
+        keys[entity] = next((name for name, pk in info if pk == 1), info[0][0])
+    return keys
+
+
+def read_history(connection: sqlite3.Connection, keys: dict[str, str] | None = None) -> RunHistory:
+    """The calls and row writes the connection's database logged; empty where no history was kept. `keys` maps
+    entities to key columns where the caller knows them (else the schema is asked)."""
+    writes = read_writes(connection)
+    entities = {write.entity for write in writes}
+    known = key_columns(connection, entities) if keys is None else {entity: keys[entity] for entity in sorted(entities)}
+    return RunHistory(calls=read_calls(connection), writes=writes, keys=known)
+
+
+def history_of(state: bytes) -> RunHistory:
     """The write history a state's bytes carry."""
     connection = sqlite3.connect(":memory:")
     try:
@@ -113,3 +201,36 @@ def history_of(state: bytes) -> list[RowWrite]:
         return read_history(connection)
     finally:
         connection.close()
+
+
+def undo_history(connection: sqlite3.Connection, entities: Mapping[str, Undoable], limit: int) -> bool:
+    """Undo every logged write, newest first, and empty the logs; False (nothing done) where there is no history,
+    more than `limit` writes, or a write the log cannot undo."""
+    try:
+        count = connection.execute(f"SELECT count(*) FROM {HISTORY}").fetchone()[0]
+    except sqlite3.OperationalError:
+        return False
+    if count > limit:
+        return False
+    rows = connection.execute(f"SELECT entity, op, before, after FROM {HISTORY} ORDER BY seq DESC").fetchall()
+    connection.execute("BEGIN")
+    try:
+        for entity, op, before, after in rows:
+            statements = entities[entity].statements
+            if op == "insert":
+                row = json.loads(after)
+                connection.execute(statements.delete_by_key, {statements.key: row[statements.key]})
+            elif op == "delete":
+                connection.execute(statements.insert, json.loads(before))
+            else:
+                row = json.loads(before)
+                key = row.pop(statements.key)
+                values = {f"new_{name}": value for name, value in row.items()}
+                connection.execute(statements.update(tuple(row)), {**values, statements.key: key})
+        connection.execute(f"DELETE FROM {HISTORY}")
+        connection.execute(f"DELETE FROM {CALLS}")
+        connection.execute("COMMIT")
+    except (sqlite3.Error, KeyError):
+        connection.execute("ROLLBACK")
+        return False
+    return True

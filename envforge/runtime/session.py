@@ -7,13 +7,15 @@ import sqlite3
 from typing import Any
 
 from envforge.hashing import canonical_json, hash_bytes
-from envforge.ir.tasks import RowWrite
+from envforge.ir.tasks import RunHistory
 from envforge.runtime.dispatch import Dispatcher
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
-from envforge.runtime.history import install_history, read_history
+from envforge.runtime.history import install_history, read_history, undo_history
 
 logger = logging.getLogger(__name__)
+UNDO_LIMIT = 5000
+"""Past this many logged writes, reloading the template is cheaper than undoing them."""
 
 
 class Session:
@@ -23,6 +25,9 @@ class Session:
         self.env = env
         self.connection = self._open()
         self.dispatcher = Dispatcher(env, self.connection)
+        self.at_template = True
+        """The history holds every write since the template: undoing it gets back there."""
+        self.keys = {name: runtime.key for name, runtime in env.entities.items()}
 
     def _open(self) -> sqlite3.Connection:
         connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
@@ -32,11 +37,18 @@ class Session:
         return connection
 
     def reset(self, state: bytes | None = None) -> None:
-        """Return to the template state, with an empty history (or to `state`, a snapshot and its history)."""
+        """Return to the template state, with an empty history (or to `state`, a snapshot and its history).
+
+        Back to the template, a session that has been there since its last reset undoes its history instead of
+        reloading the whole state, so a reset costs what the run wrote, not what the state holds. Code that edits
+        the `_envforge_` log tables by hand must reset to the template's bytes instead."""
+        if state is None and self.at_template and undo_history(self.connection, self.env.entities, UNDO_LIMIT):
+            return
         self.connection.deserialize(state if state is not None else self.env.template)
         self.connection.execute("PRAGMA foreign_keys = ON")
         if state is not None:
             install_history(self.connection, self.env.history_ddl)
+        self.at_template = state is None
 
     def close(self) -> None:
         self.connection.close()
@@ -58,9 +70,9 @@ class Session:
                 "internal_error", "the tool failed unexpectedly; the state is unchanged", tool=tool
             ).to_dict()
 
-    def history(self) -> list[RowWrite]:
-        """Every write committed since the last reset, in order (`envforge.runtime.history`)."""
-        return read_history(self.connection)
+    def history(self) -> RunHistory:
+        """The calls and row writes committed since the last reset, in order (`envforge.runtime.history`)."""
+        return read_history(self.connection, self.keys)
 
     def snapshot(self) -> bytes:
         """The current state as SQLite database bytes, its write history included."""

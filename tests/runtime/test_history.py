@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from envforge.hashing import canonical_json
-from envforge.ir.tasks import RowChange
+from envforge.ir.tasks import RowChange, RunHistory
 from envforge.runtime.changes import net_changes
 from envforge.runtime.diff import diff_states
 from envforge.runtime.environment import Environment, load_environment
@@ -25,7 +25,7 @@ def test_a_cancel_logs_each_row_it_wrote_in_order_with_the_columns_before_and_af
     order = first(session, "list_orders", status="pending")
     payment = first(session, "list_payments", order_id=order["order_id"])
     result = session.call("cancel_order", {"order_id": order["order_id"], "reason": "found_cheaper"})
-    history = session.history()
+    history = session.history().writes
     assert [write.seq for write in history] == sorted(write.seq for write in history)
     updated = {(write.entity, write.key): write.changed() for write in history if write.op == "update"}
     assert updated[("order", order["order_id"])]["status"] == ("pending", "cancelled")
@@ -41,10 +41,10 @@ def test_a_refused_call_writes_nothing_and_the_right_call_after_it_only_its_own_
     shipped = first(session, "list_orders", status="delivered")
     ok, _ = session.call_tool("cancel_order", {"order_id": shipped["order_id"], "reason": "changed_mind"})
     assert not ok
-    assert session.history() == []
+    assert session.history().writes == []
     pending = first(session, "list_orders", status="pending")
     session.call("cancel_order", {"order_id": pending["order_id"], "reason": "changed_mind"})
-    keys = {write.key for write in session.history() if write.entity == "order"}
+    keys = {write.key for write in session.history().writes if write.entity == "order"}
     assert keys == {pending["order_id"]}
 
 
@@ -52,7 +52,7 @@ def test_the_store_logs_sql_that_bypasses_tool_dispatch_including_deletes(retail
     session = Session(retail_env)
     address = first(session, "list_addresses")
     session.connection.execute("DELETE FROM address WHERE address_id = ?", (address["address_id"],))
-    [write] = session.history()
+    [write] = session.history().writes
     assert (write.op, write.entity, write.key, write.after) == ("delete", "address", address["address_id"], None)
     assert write.before is not None
     assert write.before["city"] == address["city"]
@@ -62,7 +62,7 @@ def test_a_write_that_changes_nothing_is_logged_but_reports_no_changed_column(re
     session = Session(retail_env)
     customer = first(session, "list_customers")
     session.connection.execute("UPDATE customer SET email = email WHERE customer_id = ?", (customer["customer_id"],))
-    [write] = session.history()
+    [write] = session.history().writes
     assert write.op == "update"
     assert write.changed() == {}
 
@@ -73,14 +73,14 @@ def test_reset_clears_the_history_and_a_snapshot_carries_it(retail_env: Environm
     session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 5})
     session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 5})
     snapshot = session.snapshot()
-    credits = [write.changed()["store_credit"] for write in session.history()]
+    credits = [write.changed()["store_credit"] for write in session.history().writes]
     assert [after - before for before, after in credits] == [pytest.approx(5), pytest.approx(5)]
     assert history_of(snapshot) == session.history()
     session.reset()
-    assert session.history() == []
+    assert session.history().writes == []
     session.reset(snapshot)
     assert history_of(snapshot) == session.history()
-    assert len(session.history()) == 2
+    assert len(session.history().writes) == 2
 
 
 def test_a_state_without_a_history_gets_one_when_a_session_is_reset_to_it(retail_env: Environment) -> None:
@@ -90,7 +90,7 @@ def test_a_state_without_a_history_gets_one_when_a_session_is_reset_to_it(retail
     session.reset(bare)
     customer = first(session, "list_customers")
     session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 1})
-    assert [write.entity for write in session.history()] == ["customer"]
+    assert [write.entity for write in session.history().writes] == ["customer"]
 
 
 def test_the_history_is_never_part_of_a_diff_or_the_state_hash(retail_env: Environment) -> None:
@@ -101,8 +101,8 @@ def test_the_history_is_never_part_of_a_diff_or_the_state_hash(retail_env: Envir
     session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 3})
     assert [change.entity for change in diff_states(initial, session.snapshot())] == ["customer"]
     session.connection.execute(f"DELETE FROM {HISTORY}")
-    assert session.history() == []
-    session.reset()
+    assert session.history().writes == []
+    session.reset(initial)  # the log was cut by hand, so only the template's bytes get back there
     assert session.state_hash() == initial_hash
 
 
@@ -132,3 +132,47 @@ def test_folding_the_history_gives_the_diff_of_the_whole_states_for_every_oracle
             session.call_tool(call.name, call.arguments)
     final = session.snapshot()
     assert _canonical(net_changes(final)) == _canonical(diff_states(env.template, final))
+
+
+def test_the_call_log_holds_each_committed_write_call_and_the_lookups_of_the_person(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    order = first(session, "list_orders", status="pending")
+    customer = session.call("get_customer", {"customer_id": order["customer_id"]})
+    session.call("find_customer_by_email", {"email": customer["email"]})
+    ok, _ = session.call_tool("grant_store_credit", {"customer_id": customer["customer_id"], "amount": -5})
+    assert not ok
+    session.call("cancel_order", {"order_id": order["order_id"], "reason": "other"})
+    history = session.history()
+    lookups = [call for call in history.calls if call.kind == "read"]
+    writes = [call for call in history.calls if call.kind == "write"]
+    assert [call.tool for call in lookups] == ["get_customer", "find_customer_by_email"]
+    assert lookups[1].persons == [customer["customer_id"]] and lookups[1].arguments == {"email": customer["email"]}
+    assert [(call.tool, call.arguments) for call in writes] == [
+        ("cancel_order", {"order_id": order["order_id"], "reason": "other"})
+    ]
+    assert {write.call for write in history.writes} == {writes[0].seq}
+    assert all(call.seq < writes[0].seq for call in lookups)
+    session.reset()
+    assert session.history().calls == []
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_reset_that_undoes_the_history_returns_to_the_template_after_every_oracle(
+    packages: dict[str, Path], domain: str
+) -> None:
+    env = load_environment(packages[domain])
+    session = Session(env)
+    template_hash = session.state_hash()
+    tasks = list(load_tasks(packages[domain]).values())
+    for task in tasks:
+        for call in task.oracle:
+            session.call_tool(call.name, call.arguments)
+        session.reset()
+        assert session.state_hash() == template_hash, task.id
+        assert session.history() == RunHistory()
+    for task in tasks:  # every oracle at once: rows written by several tasks, inserts and deletes among them
+        for call in task.oracle:
+            session.call_tool(call.name, call.arguments)
+    assert session.history().writes
+    session.reset()
+    assert session.state_hash() == template_hash
