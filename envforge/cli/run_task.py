@@ -39,13 +39,13 @@ def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdic
     if via == "mcp":
         server = EnvServer(env)
         outcomes = _through_mcp(server, task.oracle, "run-task")
-        final = server.session("run-task").snapshot()
+        history = server.session("run-task").history()
     else:
         session = Session(env)
         outcomes = [(call.name, session.call_tool(call.name, call.arguments)[0]) for call in task.oracle]
-        final = session.snapshot()
+        history = session.history()
     transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
-    return task, verify_with_package(package, task_id, env.template, final, transcript), outcomes
+    return task, verify_with_package(package, task_id, history, transcript), outcomes
 
 
 def verdict_json(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, bool]]) -> dict[str, Any]:

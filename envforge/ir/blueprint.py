@@ -268,6 +268,9 @@ class ActionSpec(IRModel):
     """Changes applied in order, atomically."""
     returns: list[Identifier] = Field(default_factory=list)
     """Aliases of rows returned to the caller after the effects (bound or inserted)."""
+    accumulative: bool = False
+    """Calls add up (e.g. adding units to a basket): a run may reach what was asked in several calls, so a verifier
+    judges only the end result of this action. Leave false where one request means one call (a refund, a grant)."""
 
 
 class PolicySpec(IRModel):

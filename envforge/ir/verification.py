@@ -13,6 +13,8 @@ class MutantResult(IRModel):
     """One automatic mutant of a golden run and the reward the verifier gave it."""
 
     name: str
+    kind: str = ""
+    """The class of cheat it plays (`envforge.stages.verifiers.gate`)."""
     equivalent: bool
     """The mutant ends in the golden state with the golden answer, so rewarding it is right."""
     reward: float
@@ -31,6 +33,14 @@ class GateResult(IRModel):
     """Share of non-equivalent mutants the verifier rejected (1.0 is perfect)."""
 
 
+class MutantClassRate(IRModel):
+    """The verifiers against one class of cheat."""
+
+    mutants: int
+    false_positives: int
+    false_positive_rate: float
+
+
 class GateSummary(IRModel):
     """Suite-level error rates of the verifiers."""
 
@@ -41,6 +51,8 @@ class GateSummary(IRModel):
     equivalent_mutants: int
     mutant_false_positives: int
     mutant_false_positive_rate: float
+    by_class: dict[str, MutantClassRate] = Field(default_factory=dict)
+    """Mutant class -> how many of its mutants every verifier met and how many it wrongly rewarded."""
 
 
 class ExcludedTool(IRModel):

@@ -13,6 +13,7 @@ from envforge.ir.verification import (
     ExcludedTool,
     GateResult,
     GateSummary,
+    MutantClassRate,
     RolloutSummary,
     UIAppSummary,
     UIReplaySummary,
@@ -22,6 +23,24 @@ from envforge.ir.verification import (
 
 def _rate(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
+
+
+def _by_class(results: list[GateResult], shipped: set[str]) -> dict[str, MutantClassRate]:
+    """Per class of cheat: how the shipped verifiers fared against the gate's non-equivalent mutants."""
+    met: Counter[str] = Counter()
+    rewarded: Counter[str] = Counter()
+    for result in results:
+        if result.task_id in shipped:
+            for mutant in result.mutants:
+                if not mutant.equivalent:
+                    met[mutant.kind] += 1
+                    rewarded[mutant.kind] += mutant.reward != 0
+    return {
+        kind: MutantClassRate(
+            mutants=met[kind], false_positives=rewarded[kind], false_positive_rate=_rate(rewarded[kind], met[kind])
+        )
+        for kind in sorted(met)
+    }
 
 
 def build_report(
@@ -61,6 +80,7 @@ def build_report(
             equivalent_mutants=len(mutants) - len(real),
             mutant_false_positives=false_positives,
             mutant_false_positive_rate=_rate(false_positives, len(real)),
+            by_class=_by_class(results, {task.id for task in accepted}),
         ),
         shortfall=shortfall,
         tasks=results,
@@ -105,6 +125,18 @@ def _render_validation(report: ValidationReport) -> str:
     ]
     if report.shortfall:
         lines.append(f"- Shortfall: {report.shortfall}")
+    if gate.by_class:
+        lines += [
+            "",
+            "## The shipped verifiers against each class of cheat",
+            "",
+            "| class | mutants | rewarded | false-positive rate |",
+            "|---|---:|---:|---:|",
+            *[
+                f"| {kind} | {rate.mutants} | {rate.false_positives} | {rate.false_positive_rate:.3f} |"
+                for kind, rate in gate.by_class.items()
+            ],
+        ]
     if report.ui:
         lines += ["", "## UI tasks (golden paths proved over HTTP)", ""]
         for app, ui in report.ui.items():

@@ -172,7 +172,7 @@ class EpisodeRunner:
         config = self.config
         for turn in range(config.max_turns):
             if run.prompt + run.completion >= config.token_budget:
-                return "token_limit", self._judge(task_id, session, initial, run)
+                return "token_limit", self._judge(task_id, session, run)
             try:
                 result = await self.client.chat(
                     run.messages,
@@ -184,7 +184,7 @@ class EpisodeRunner:
                     seed=seed,
                 )
             except ContextLimitError:
-                return "context_limit", self._judge(task_id, session, initial, run)
+                return "context_limit", self._judge(task_id, session, run)
             run.requests += 1
             run.cached += int(result.cached)
             run.model_s += result.latency_s
@@ -198,7 +198,7 @@ class EpisodeRunner:
             text = model_turn.text
             run.answer = text
             run.turns.append(Turn(role="agent", content=text))
-            verdict = self._judge(task_id, session, initial, run)
+            verdict = self._judge(task_id, session, run)
             if verdict.passed:
                 return "solved", verdict
             if task.kind == "read" and not asks_user(text):
@@ -212,7 +212,7 @@ class EpisodeRunner:
             run.user_turns += 1
             run.turns.append(Turn(role="user", content=reply))
             run.messages.append({"role": "user", "content": reply})
-        return "turn_limit", self._judge(task_id, session, initial, run)
+        return "turn_limit", self._judge(task_id, session, run)
 
     def _run_calls(self, calls: list[ModelCall], session: Session, run: _Run) -> None:
         started = time.perf_counter()
@@ -235,11 +235,11 @@ class EpisodeRunner:
             run.messages.append({"role": "tool", "tool_call_id": call.call_id, "content": render_result(result)})
         run.env_s += time.perf_counter() - started
 
-    def _judge(self, task_id: str, session: Session, initial: bytes, run: _Run) -> Verdict:
+    def _judge(self, task_id: str, session: Session, run: _Run) -> Verdict:
         started = time.perf_counter()
         transcript = Transcript(
             calls=[ToolCall(name=call.name, arguments=call.arguments) for call in run.calls], answer=run.answer
         )
-        verdict = self.package.verify(task_id, initial, session.snapshot(), transcript)
+        verdict = self.package.verify(task_id, session.history(), transcript)
         run.env_s += time.perf_counter() - started
         return verdict

@@ -44,14 +44,13 @@ def reverify_trajectory(package: EnvPackage, trajectory: Trajectory) -> tuple[Tr
                 f"{package.path}: the initial state differs from the one task {trajectory.task_id} was rolled out on; "
                 "regenerate the package with the same blueprint, seed and rows"
             )
-        initial = session.snapshot()
         diverged: int | None = None
         for index, call in enumerate(trajectory.calls):
             ok, result = session.call_tool(call.name, call.arguments)
             if diverged is None and (ok != call.ok or result != call.result):
                 diverged = index
         transcript = Transcript(calls=trajectory.tool_calls(), answer=trajectory.answer)
-        verdict = package.verify(trajectory.task_id, initial, session.snapshot(), transcript)
+        verdict = package.verify(trajectory.task_id, session.history(), transcript)
     finally:
         session.close()
     write_tools = frozenset(name for name, tool in package.env.tools.items() if tool.kind == "write")

@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Any
 
 from envforge.hashing import canonical_json
-from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
+from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_package_verifier, load_tasks, pick_task
@@ -38,12 +38,12 @@ class EnvPackage:
     def task(self, task_id: str) -> TaskSpec:
         return pick_task(self.path, self.tasks, task_id)
 
-    def verify(self, task_id: str, initial: bytes, final: bytes, transcript: Transcript) -> Verdict:
-        """Judge a run with the package's shipped verifier of the task."""
+    def verify(self, task_id: str, history: RunHistory, transcript: Transcript) -> Verdict:
+        """Judge a run (what its session logged, and its transcript) with the package's shipped verifier."""
         module = self._verifiers.get(task_id)
         if module is None:
             module = self._verifiers[task_id] = load_package_verifier(self.path, task_id)
-        verdict: Verdict = module.verify(initial, final, transcript)
+        verdict: Verdict = module.verify(history, transcript)
         return verdict
 
     def prompt(self, task_id: str) -> list[dict[str, str]]:
@@ -96,5 +96,5 @@ class Episode:
         """End the episode with the agent's final answer and judge it with the task's verifier."""
         if self.verdict is None:
             transcript = Transcript(calls=self.calls, answer=answer)
-            self.verdict = self.package.verify(self.task.id, self.initial, self.session.snapshot(), transcript)
+            self.verdict = self.package.verify(self.task.id, self.session.history(), transcript)
         return self.verdict

@@ -7,7 +7,7 @@ from pathlib import Path
 from types import ModuleType
 
 from envforge.errors import PackageError, did_you_mean
-from envforge.ir.tasks import TaskSpec, Transcript, Verdict
+from envforge.ir.tasks import RunHistory, TaskSpec, Transcript, Verdict
 
 
 def load_tasks(package: Path) -> dict[str, TaskSpec]:
@@ -32,7 +32,8 @@ def pick_task(package: Path, tasks: dict[str, TaskSpec], task_id: str) -> TaskSp
     return tasks[task_id]
 
 
-VerifyFn = Callable[[bytes, bytes, Transcript | None], Verdict]
+VerifyFn = Callable[[RunHistory, Transcript | None], Verdict]
+"""A verifier: `verify(history, transcript) -> Verdict`."""
 
 
 def load_verifier(source: str, name: str) -> VerifyFn:
@@ -54,6 +55,6 @@ def load_package_verifier(package: Path, task_id: str) -> ModuleType:
     return module
 
 
-def verify_with_package(package: Path, task_id: str, initial: bytes, final: bytes, transcript: Transcript) -> Verdict:
-    verdict: Verdict = load_package_verifier(package, task_id).verify(initial, final, transcript)
+def verify_with_package(package: Path, task_id: str, history: RunHistory, transcript: Transcript) -> Verdict:
+    verdict: Verdict = load_package_verifier(package, task_id).verify(history, transcript)
     return verdict

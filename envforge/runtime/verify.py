@@ -1,16 +1,37 @@
-"""Verification: a pure function of (initial state, final state, transcript) -> Verdict."""
+"""Verification: a pure function of (the run's history, its transcript) -> Verdict.
+
+A verifier judges what the session logged (`envforge.runtime.history`), never the whole state, so it costs
+what the run wrote. A run passes only when every component holds:
+
+- `expected_changes_made` / `no_unexpected_changes`: the history's net changes are the golden ones;
+- `writes_as_asked`: its committed WRITE calls are the golden ones, every argument equal, in any order;
+- `no_stray_writes`: no write touched a cell outside the golden footprint, or changed a cell more often than
+  the golden run, even if a later write undid it;
+- `identified_first` (tasks that write): a lookup by what the user said about themselves returned the person
+  before the first write;
+- `answer_correct` (questions): the final answer states the value asked, typed (`envforge.runtime.answers`).
+"""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
+from typing import Any
 
 from envforge.hashing import canonical_json
-from envforge.ir.tasks import RowChange, Transcript, Verdict, VerifierSpec
-from envforge.runtime.diff import diff_states
+from envforge.ir.tasks import (
+    CallRecord,
+    ExpectedCall,
+    IdentitySpec,
+    RowChange,
+    RunHistory,
+    Transcript,
+    Verdict,
+    VerifierSpec,
+)
+from envforge.runtime.answers import judge_answer
+from envforge.runtime.changes import fold_history
+from envforge.runtime.diff import normal
 
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-MONEY_TOLERANCE = 0.005
 REASONS_SHOWN = 3
 
 
@@ -26,49 +47,103 @@ def _describe(change: RowChange) -> str:
     return f"update {change.entity} {change.key} {canonical_json(change.after)}"
 
 
-def _numbers(text: str) -> list[float]:
-    found = []
-    for match in _NUMBER.findall(text):
-        try:
-            found.append(float(match.replace(",", "")))
-        except ValueError:
-            continue
-    return found
+def call_key(tool: str, arguments: dict[str, Any]) -> str:
+    """A call as compared: absent and null arguments are the same, numbers compare after rounding noise."""
+    return canonical_json([tool, {name: normal(value) for name, value in arguments.items() if value is not None}])
 
 
-def _normal_text(text: str) -> str:
-    return " ".join(text.lower().replace("_", " ").split())
-
-
-def answer_matches(expected: str, given: str | None) -> bool:
-    """Numbers match numerically anywhere in the answer; text matches case- and spacing-insensitively."""
-    if not given:
-        return False
-    if _NUMBER.fullmatch(expected.strip()):
-        target = float(expected.replace(",", ""))
-        return any(abs(number - target) <= MONEY_TOLERANCE for number in _numbers(given))
-    return _normal_text(expected) in _normal_text(given)
-
-
-def judge(spec: VerifierSpec, actual: list[RowChange], transcript: Transcript | None) -> Verdict:
-    """Compare the run's changes (and answer) with the golden ones."""
+def _changes(spec: VerifierSpec, history: RunHistory, reasons: list[str]) -> dict[str, bool]:
+    actual = fold_history(history.writes, history.keys)
     expected = Counter(_key(change) for change in spec.expected_changes)
     got = Counter(_key(change) for change in actual)
     by_key = {_key(change): change for change in [*spec.expected_changes, *actual]}
     missing = sorted((expected - got).elements())
     extra = sorted((got - expected).elements())
-    components = {"expected_changes_made": not missing, "no_unexpected_changes": not extra}
-    reasons = [f"missing: {_describe(by_key[key])}" for key in missing[:REASONS_SHOWN]]
+    reasons += [f"missing: {_describe(by_key[key])}" for key in missing[:REASONS_SHOWN]]
     reasons += [f"unexpected: {_describe(by_key[key])}" for key in extra[:REASONS_SHOWN]]
+    return {"expected_changes_made": not missing, "no_unexpected_changes": not extra}
+
+
+def _calls(expected: list[ExpectedCall], calls: list[CallRecord], reasons: list[str]) -> bool:
+    accumulative = {call.tool for call in expected if call.accumulative}
+    wanted = Counter(call_key(call.tool, call.arguments) for call in expected if not call.accumulative)
+    made = Counter(call_key(call.tool, call.arguments) for call in calls if call.tool not in accumulative)
+    missing = sorted((wanted - made).elements())
+    extra = sorted((made - wanted).elements())
+    reasons += [f"the run never made the write call {key}" for key in missing[:REASONS_SHOWN]]
+    reasons += [f"the run made a write call that was not asked for: {key}" for key in extra[:REASONS_SHOWN]]
+    absent = sorted(tool for tool in accumulative if not any(call.tool == tool for call in calls))
+    reasons += [f"the run never called {tool}" for tool in absent]
+    return not missing and not extra and not absent
+
+
+def _footprint(spec: VerifierSpec, history: RunHistory, reasons: list[str]) -> bool:
+    """Every write stays inside the golden cells and changes each no more often than the golden run did."""
+    footprint = spec.footprint
+    accumulative = {call.tool for call in spec.expected_calls if call.accumulative}
+    tools = {call.seq: call.tool for call in history.calls}
+    counts: Counter[tuple[str, str, str]] = Counter()
+    inserted: Counter[str] = Counter()
+    new_rows: set[tuple[str, str]] = set()
+    stray: list[str] = []
+    for write in history.writes:
+        row = (write.entity, write.key)
+        if write.op == "insert":
+            inserted[write.entity] += 1
+            new_rows.add(row)
+        elif write.op == "delete":
+            if write.key not in footprint.deletes.get(write.entity, []) and row not in new_rows:
+                stray.append(f"deleted {write.entity} {write.key}")
+        elif row not in new_rows and tools.get(write.call or -1) not in accumulative:
+            allowed = footprint.updates.get(write.entity, {}).get(write.key, {})
+            for column in write.changed():
+                if column not in allowed:
+                    stray.append(f"wrote {write.entity} {write.key} {column}")
+                counts[(write.entity, write.key, column)] += 1
+    for entity, count in sorted(inserted.items()):
+        if count > footprint.inserts.get(entity, 0):
+            stray.append(f"inserted {count} {entity} rows, {footprint.inserts.get(entity, 0)} asked")
+    for (entity, key, column), count in sorted(counts.items()):
+        asked = footprint.updates.get(entity, {}).get(key, {}).get(column)
+        if asked is not None and count > asked:
+            stray.append(f"changed {entity} {key} {column} {count} times, {asked} asked")
+    reasons += [f"stray write: {line}" for line in stray[:REASONS_SHOWN]]
+    return not stray
+
+
+def _same(value: Any, stated: str) -> bool:
+    return isinstance(value, str | int | float) and " ".join(str(value).casefold().split()) == stated
+
+
+def identified_before_writes(identity: IdentitySpec, calls: list[CallRecord]) -> bool:
+    """A lookup by a value the user stated returned the person before the first WRITE call."""
+    stated = {" ".join(value.casefold().split()) for value in identity.stated}
+    for call in calls:
+        if call.kind == "write":
+            return False
+        if identity.person in call.persons and any(_same(v, s) for v in call.arguments.values() for s in stated):
+            return True
+    return True
+
+
+def verify(spec: VerifierSpec, history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    """Judge a run from what its session logged and its transcript (the final answer)."""
+    reasons: list[str] = []
+    components = _changes(spec, history, reasons)
+    writes = [call for call in history.calls if call.kind == "write"]
+    components["writes_as_asked"] = _calls(spec.expected_calls, writes, reasons)
+    components["no_stray_writes"] = _footprint(spec, history, reasons)
+    if spec.identity is not None:
+        components["identified_first"] = not writes or identified_before_writes(spec.identity, history.calls)
+        if not components["identified_first"]:
+            reasons.append(
+                f"the run wrote before a lookup by what the user stated returned {spec.identity.entity} "
+                f"{spec.identity.person}"
+            )
     if spec.answer is not None:
-        answer = transcript.answer if transcript is not None else None
-        components["answer_correct"] = answer_matches(spec.answer, answer)
-        if not components["answer_correct"]:
-            reasons.append(f"the answer does not contain {spec.answer!r}")
+        problem = judge_answer(spec.answer, transcript.answer if transcript is not None else None)
+        components["answer_correct"] = problem is None
+        if problem is not None:
+            reasons.append(problem)
     passed = all(components.values())
     return Verdict(reward=1.0 if passed else 0.0, passed=passed, components=components, reasons=reasons)
-
-
-def verify(spec: VerifierSpec, initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
-    """Judge a run from its initial and final state (SQLite bytes) and its transcript."""
-    return judge(spec, diff_states(initial, final), transcript)

@@ -204,9 +204,9 @@ def compare(claim: dict[str, Any], task: TaskSpec, rows: RowIndex) -> str | None
     target = str(claim["question_about"])
     if expected:
         return f"the check declares a question about {target}; the verifier expects changes to {', '.join(touched)}"
-    answer = task.verifier.answer
-    if answer is None:
+    if task.verifier.answer is None:
         return f"the check declares a question about {target}; the verifier expects no answer"
+    answer = task.verifier.answer.value
     if target.startswith("count:"):
         return None if answer.strip().isdigit() else f"the check declares a count; the verifier expects {answer!r}"
     entity, _, column = target.partition(".")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from envforge.ir.tasks import Transcript
+from envforge.ir.tasks import RunHistory, Transcript
 from envforge.ir.uitasks import UITask
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.runtime.apps.uitasks import load_ui_tasks
@@ -29,10 +29,10 @@ def _replay(package: EnvPackage, server: AppServer, client: TestClient, task: UI
         for step in task.steps:
             answer = page.perform(step) or answer
         transcript = episode.transcript(answer if task.answers else None)
-        verdict = package.verify(task.task_id, episode.initial, episode.session.snapshot(), transcript)
+        verdict = package.verify(task.task_id, episode.session.history(), transcript)
         if not verdict.passed:
             return f"fails its verifier: {'; '.join(verdict.reasons)}"
-        if package.verify(task.task_id, episode.initial, episode.initial, Transcript()).passed:
+        if package.verify(task.task_id, RunHistory(), Transcript()).passed:
             return "its verifier passes on the untouched state"
         return None
     except StepError as error:

@@ -19,7 +19,7 @@ from pathlib import Path
 from statistics import median
 from typing import TYPE_CHECKING
 
-from envforge.ir.tasks import Transcript
+from envforge.ir.tasks import RunHistory, Transcript
 from envforge.ir.uitasks import UI_DROPPED_FILE, AppKind, UIDrop, UIStep, UITask
 from envforge.ir.verification import UIReplayApp, UIReplaySummary, ValidationReport
 from envforge.package import update_package
@@ -90,7 +90,7 @@ class UIReplayer:
         outcome = ReplayOutcome(task)
         episode = self.server.episodes.create(task_id=task.task_id)
         try:
-            if self.package.verify(task.task_id, episode.initial, episode.initial, Transcript()).passed:
+            if self.package.verify(task.task_id, RunHistory(), Transcript()).passed:
                 outcome.reason, outcome.detail = "passes_untouched", "the verifier passes on the initial state"
                 return outcome
             self._golden(task, episode, outcome, shots)
@@ -130,7 +130,7 @@ class UIReplayer:
             self.page.screenshot(path=str(shots["done"]))
         outcome.problems = self.problems[seen:]
         transcript = episode.transcript(answer if task.answers else None)
-        verdict = self.package.verify(task.task_id, episode.initial, episode.session.snapshot(), transcript)
+        verdict = self.package.verify(task.task_id, episode.session.history(), transcript)
         if not verdict.passed:
             outcome.reason, outcome.detail = "golden_failed", "; ".join(verdict.reasons)
         elif outcome.problems:
@@ -141,7 +141,7 @@ class UIReplayer:
     def _noop(self, task: UITask, episode: AppEpisode, outcome: ReplayOutcome) -> None:
         episode.reset()
         self._home(episode)
-        verdict = self.package.verify(task.task_id, episode.initial, episode.session.snapshot(), Transcript())
+        verdict = self.package.verify(task.task_id, episode.session.history(), Transcript())
         if verdict.passed:
             outcome.reason, outcome.detail = "passes_noop", "the verifier passes after a run that did nothing"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envforge.ir.tasks import TaskSpec, Transcript, Verdict
+from envforge.ir.tasks import RunHistory, TaskSpec, Transcript, Verdict
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn, load_package_verifier
 from envforge.stages.verifiers.gate import gate_task
@@ -14,15 +14,15 @@ from envforge.validators.results import ConformanceError
 
 
 class VerifierContractError(Exception):
-    """A verifier that is not a `verify(initial, final, transcript) -> Verdict` function."""
+    """A verifier that is not a `verify(history, transcript) -> Verdict` function."""
 
 
 def _contract(verify: Any) -> VerifyFn:
     if not callable(verify):
         raise VerifierContractError("it defines no verify function")
 
-    def checked(initial: bytes, final: bytes, transcript: Transcript | None) -> Verdict:
-        verdict = verify(initial, final, transcript)
+    def checked(history: RunHistory, transcript: Transcript | None) -> Verdict:
+        verdict = verify(history, transcript)
         if not isinstance(verdict, Verdict):
             raise VerifierContractError(f"verify returned {type(verdict).__name__}, not a Verdict")
         return verdict

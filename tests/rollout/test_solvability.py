@@ -37,7 +37,6 @@ def episode(package: EnvPackage, task_id: str, sample: int, *, solve: bool, infr
     """A trajectory made by really replaying the oracle (or nothing) in a session, judged by the package."""
     task = package.task(task_id)
     session = Session(package.env)
-    initial = session.snapshot()
     initial_hash = session.state_hash()
     calls = []
     for call in task.oracle if solve else []:
@@ -45,7 +44,7 @@ def episode(package: EnvPackage, task_id: str, sample: int, *, solve: bool, infr
         calls.append(ExecutedCall(name=call.name, arguments=call.arguments, ok=ok, result=result))
     answer = f"It is {task.expected_answer}" if solve and task.expected_answer else "Done."
     transcript = Transcript(calls=list(task.oracle) if solve else [], answer=answer)
-    verdict: Verdict | None = package.verify(task_id, initial, session.snapshot(), transcript)
+    verdict: Verdict | None = package.verify(task_id, session.history(), transcript)
     failure = None if verdict is not None and verdict.passed else Failure(cls="model", reason="gave_up")
     if infra:
         verdict, failure = None, Failure(cls="infrastructure", reason="timeout")

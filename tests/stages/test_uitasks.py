@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from envforge.ir.apps import AppSpec
-from envforge.ir.tasks import ToolCall, Transcript
+from envforge.ir.tasks import RunHistory, ToolCall, Transcript
 from envforge.ir.uitasks import UIDrop
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
@@ -93,9 +93,9 @@ def test_question_paths_read_the_answer_off_the_screen(packages: dict[str, Path]
         for task in questions:
             steps, episode, answer = build_path(server, "phone", client, task)
             assert steps[-1].action == "read"
-            verdict = package.verify(task.id, episode.initial, episode.session.snapshot(), Transcript(answer=answer))
+            verdict = package.verify(task.id, episode.session.history(), Transcript(answer=answer))
             assert verdict.passed, (task.instruction, answer, verdict.reasons)
-            assert not package.verify(task.id, episode.initial, episode.initial, Transcript(answer="0")).passed or (
+            assert not package.verify(task.id, RunHistory(), Transcript(answer="0")).passed or (
                 task.expected_answer == "0"
             )
 

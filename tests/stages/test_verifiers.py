@@ -6,20 +6,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-from envforge.ir.tasks import Transcript, Verdict, VerifierSpec
+from envforge.ir.tasks import RunHistory, ToolCall, Transcript, Verdict, VerifierSpec
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_tasks, load_verifier
-from envforge.runtime.verify import judge, verify
+from envforge.runtime.verify import verify
 from envforge.stages.verifiers.emit import render_verifier
 from envforge.stages.verifiers.gate import gate_task
 
 
-def _golden(env: Environment, calls: list) -> bytes:  # type: ignore[type-arg]
+def _golden(env: Environment, calls: list[ToolCall]) -> Session:
     session = Session(env)
     for call in calls:
         assert session.call_tool(call.name, call.arguments)[0]
-    return session.snapshot()
+    return session
 
 
 def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
@@ -27,11 +27,12 @@ def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
 ) -> None:
     tasks = load_tasks(retail_package).values()
     task = next(t for t in tasks if t.kind == "write")
-    golden = _golden(retail_env, task.oracle)
-    assert verify(task.verifier, retail_env.template, golden).reward == 1
-    initial = verify(task.verifier, retail_env.template, retail_env.template)
-    assert initial.reward == 0 and not initial.components["expected_changes_made"]
+    golden = _golden(retail_env, task.oracle).snapshot()
     session = Session(retail_env)
+    session.reset(golden)
+    assert verify(task.verifier, session.history()).reward == 1
+    initial = verify(task.verifier, RunHistory())
+    assert initial.reward == 0 and not initial.components["expected_changes_made"]
     others = [t.oracle[-1] for t in tasks if t.kind == "write" and t.oracle[-1].name != task.oracle[-1].name]
     for call in others:
         session.reset(golden)
@@ -39,7 +40,7 @@ def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
             break
     else:
         raise AssertionError("no other write succeeds after the golden run")
-    extra = verify(task.verifier, retail_env.template, session.snapshot())
+    extra = verify(task.verifier, session.history())
     assert extra.reward == 0 and not extra.components["no_unexpected_changes"]
     assert any(reason.startswith("unexpected:") for reason in extra.reasons)
 
@@ -47,10 +48,10 @@ def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
 def test_a_read_task_needs_the_right_answer(retail_package: Path, retail_env: Environment) -> None:
     task = next(t for t in load_tasks(retail_package).values() if t.kind == "read")
     assert task.expected_answer is not None
-    state = retail_env.template
-    assert verify(task.verifier, state, state, Transcript(answer=f"It is {task.expected_answer}.")).reward == 1
-    assert verify(task.verifier, state, state, Transcript(answer="I don't know.")).reward == 0
-    assert verify(task.verifier, state, state, Transcript()).reward == 0
+    history = _golden(retail_env, task.oracle).history()
+    assert verify(task.verifier, history, Transcript(answer=f"It is {task.expected_answer}.")).reward == 1
+    assert verify(task.verifier, history, Transcript(answer="I don't know.")).reward == 0
+    assert verify(task.verifier, history, Transcript()).reward == 0
 
 
 def test_a_verifier_that_passes_on_the_initial_state_is_caught_by_the_gate(
@@ -58,7 +59,7 @@ def test_a_verifier_that_passes_on_the_initial_state_is_caught_by_the_gate(
 ) -> None:
     task = next(t for t in load_tasks(retail_package).values() if t.kind == "write")
 
-    def always(initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
+    def always(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
         return Verdict(reward=1.0, passed=True, components={}, reasons=[])
 
     result = gate_task(task, Session(retail_env), always, [])
@@ -82,10 +83,8 @@ def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutan
     tasks = list(load_tasks(retail_package).values())
     task = next(t for t in tasks if t.kind == "write")
 
-    def lenient(initial: bytes, final: bytes, transcript: Transcript | None = None):  # type: ignore[no-untyped-def]
-        from envforge.runtime.diff import diff_states
-
-        verdict = judge(task.verifier, diff_states(initial, final), transcript)
+    def lenient(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+        verdict = verify(task.verifier, history, transcript)
         made = verdict.components["expected_changes_made"]
         return verdict.model_copy(update={"reward": 1.0 if made else 0.0, "passed": made})
 
@@ -99,13 +98,14 @@ def test_a_shipped_verifier_runs_in_a_fresh_interpreter_with_only_the_runtime(
     retail_package: Path, retail_env: Environment, tmp_path: Path
 ) -> None:
     task = next(t for t in load_tasks(retail_package).values() if t.kind == "multi_write")
-    (tmp_path / "golden.sqlite").write_bytes(_golden(retail_env, task.oracle))
+    (tmp_path / "golden.sqlite").write_bytes(_golden(retail_env, task.oracle).snapshot())
     script = (
         "import runpy, sys; from pathlib import Path; "
+        "from envforge.runtime.history import history_of; "
         f"module = runpy.run_path({str(retail_package / 'verifiers' / f'{task.id}.py')!r}); "
-        f"initial = Path({str(retail_package / 'state.sqlite')!r}).read_bytes(); "
-        f"final = Path({str(tmp_path / 'golden.sqlite')!r}).read_bytes(); "
-        "print(module['verify'](initial, final).reward, module['verify'](initial, initial).reward)"
+        f"initial = history_of(Path({str(retail_package / 'state.sqlite')!r}).read_bytes()); "
+        f"final = history_of(Path({str(tmp_path / 'golden.sqlite')!r}).read_bytes()); "
+        "print(module['verify'](final).reward, module['verify'](initial).reward)"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, cwd=tmp_path)
     assert result.returncode == 0, result.stderr

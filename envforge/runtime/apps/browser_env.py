@@ -353,9 +353,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
     def _verdict(self, answer: str | None) -> Verdict:
         assert self.episode is not None and self.episode.task_id is not None
         transcript = self.episode.transcript(answer)
-        return self.package.verify(
-            self.episode.task_id, self.episode.initial, self.episode.session.snapshot(), transcript
-        )
+        return self.package.verify(self.episode.task_id, self.episode.session.history(), transcript)
 
 
 def _first_line(error: Exception) -> str:

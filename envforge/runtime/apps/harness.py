@@ -83,9 +83,7 @@ def harness_routes(package: EnvPackage, episodes: EpisodeRegistry, token: str) -
         if episode.task_id is None:
             return JSONResponse({"error": "the episode was created without a task_id"}, status_code=409)
         answer = request.query_params.get("answer")
-        result = package.verify(
-            episode.task_id, episode.initial, episode.session.snapshot(), episode.transcript(answer)
-        )
+        result = package.verify(episode.task_id, episode.session.history(), episode.transcript(answer))
         return JSONResponse(result.model_dump(mode="json"))
 
     async def close(request: Request, episode: AppEpisode) -> Response:

@@ -12,13 +12,23 @@ from faker import Faker
 
 from envforge.fakedata import faker_method_for
 from envforge.hashing import canonical_json, hash_json
+from envforge.ir.answers import AnswerSpec, AnswerType
 from envforge.ir.blueprint import ActionSpec, Blueprint, PersonaSpec
 from envforge.ir.naming import list_tool_name
 from envforge.ir.ontology import Ontology
-from envforge.ir.tasks import Difficulty, TaskKind, TaskSpec, ToolCall, UserScenario, VerifierSpec
+from envforge.ir.tasks import (
+    Difficulty,
+    IdentitySpec,
+    TaskKind,
+    TaskSpec,
+    ToolCall,
+    UserScenario,
+    VerifierSpec,
+)
 from envforge.ir.toolspec import ToolGraph, ToolSpec
-from envforge.runtime.diff import diff_states
+from envforge.runtime.changes import fold_history
 from envforge.runtime.environment import Environment
+from envforge.runtime.golden import expected_calls, footprint_of
 from envforge.runtime.session import Session
 from envforge.stages.tasks import phrasing
 from envforge.stages.tasks.world import Description, World
@@ -30,7 +40,19 @@ OWNED_CANDIDATES = 4
 ATTEMPTS_PER_PERSON = 12
 MULTI_PER_PERSON = 3
 NUMBER_CHOICES = (1, 2, 3, 5, 10, 20, 25, 40, 50, 100, 250, 500)
-ANSWER_TYPES = ("enum", "money", "date", "datetime", "integer", "number", "string")
+ANSWER_TYPES: dict[str, AnswerType] = {
+    "enum": "enum",
+    "money": "money",
+    "date": "date",
+    "datetime": "date",
+    "integer": "number",
+    "number": "number",
+    "string": "text",
+}
+"""Field type -> how a question about it is answered."""
+MAX_RECORD_VALUES = 200
+OTHER_ROWS_SEEN = 5
+"""Other people's rows whose value of the asked field a question also lists as competing (what a list shows)."""
 QUOTAS: dict[str, float] = {"write": 0.5, "multi_write": 0.25, "read": 0.25}
 DEFAULT_PERSONA = PersonaSpec(name="customer", description="A regular user.", traits=[], knows=[])
 
@@ -47,6 +69,7 @@ class Draft:
     oracle: list[ToolCall]
     writes: int
     answer: str | None = None
+    answer_spec: AnswerSpec | None = None
     hidden: dict[str, Any] = field(default_factory=dict)
     touched: set[tuple[str, str]] = field(default_factory=set)
     """Rows (entity, key) the writes are about; multi-write tasks combine drafts that share none."""
@@ -69,6 +92,7 @@ class Synthesizer:
         self.faker.seed_instance(hash_json([seed, "tasks"]))
         self.personas = blueprint.personas or [DEFAULT_PERSONA]
         self.template = template
+        self.accumulative = {action.name for action in blueprint.actions if action.accumulative}
 
     def rng(self, *parts: Any) -> random.Random:
         return random.Random(hash_json([self.seed, *parts]))
@@ -295,7 +319,19 @@ class Synthesizer:
         if not ok or not self.lookups_reach(lookups, results, {key}):
             return None
         text = f"what is the {humanize(asked.name)} of {description.text(owned=True)}"
-        return Draft("read", person, persona, identity, [text], lookups, 0, answer=show(row[asked.name]), hidden=hidden)
+        value = row[asked.name]
+        mine = self.world.owned[(person, entity)]
+        seen = [row[asked.name] for key, row in sorted(self.world.rows[entity].items()) if key not in mine]
+        others = [self.world.rows[entity][other][asked.name] for other in mine] + seen[:OTHER_ROWS_SEEN]
+        answer = AnswerSpec(
+            type=ANSWER_TYPES[asked.type],
+            value=_canonical(value),
+            choices=list(asked.values or []),
+            competitors=sorted({_canonical(other) for other in others if other is not None and other != value}),
+            stated=self.stated(identity, hidden, [value for _, value in description.fields]),
+            records=self.records(person, {key}, list(asked.values or [])),
+        )
+        return Draft("read", person, persona, identity, [text], lookups, 0, show(value), answer, hidden=hidden)
 
     def count_question(self, person: str, entity: str, rng: random.Random) -> Draft | None:
         relation = self.world.path[entity][-1]
@@ -317,9 +353,42 @@ class Synthesizer:
             return None
         total = results[-1]["total"]
         text = f"how many of my {humanize(spec.plural)} have {humanize(asked.name)} {show(value)}"
-        return Draft(
-            "read", person, persona, identity, [text], [identify, listing], 0, answer=str(total), hidden=hidden
+        answer = AnswerSpec(
+            type="count",
+            value=str(total),
+            stated=self.stated(identity, hidden, [value]),
+            records=self.records(person, set(), list(asked.values or [])),
         )
+        return Draft(
+            "read", person, persona, identity, [text], [identify, listing], 0, str(total), answer, hidden=hidden
+        )
+
+    def stated(self, identity: dict[str, Any], hidden: dict[str, Any], described: list[Any]) -> list[str]:
+        """What the question and the user say, which an answer may repeat."""
+        values = [*identity.values(), *hidden.values(), *described]
+        return sorted({_canonical(value) for value in values if value is not None} | {show(v) for v in described})
+
+    def records(self, person: str, asked: set[str], asked_choices: list[str]) -> list[str]:
+        """Keys and text of the person's rows, and the environment's status words: an answer that repeats many of
+        them dumps records."""
+        values: set[str] = set()
+        for entity in self.world.path:
+            spec = self.world.entity(entity)
+            texts = [f.name for f in spec.fields if f.type in ("string", "text")]
+            keys = [person] if entity == self.world.person.name else self.world.owned.get((person, entity), [])
+            for key in keys:
+                if key not in asked:
+                    values.add(key)
+                row = self.world.rows[entity][key]
+                values.update(str(row[name]) for name in texts if row[name] is not None and len(str(row[name])) >= 3)
+        return sorted(values)[:MAX_RECORD_VALUES] + self.vocabulary(asked_choices)
+
+    def vocabulary(self, asked: list[str]) -> list[str]:
+        """The environment's status words outside the asked field's: naming many of them is a shotgun, not an answer."""
+        words = {
+            humanize(value) for entity in self.blueprint.entities for f in entity.fields for value in f.values or []
+        }
+        return sorted(words - {humanize(value) for value in asked})
 
     # --- from drafts to tasks --------------------------------------------------------------------
 
@@ -332,7 +401,11 @@ class Synthesizer:
         ok, _ = self.run(draft.oracle)
         if not ok:
             raise RuntimeError(f"the oracle of {task_id} no longer succeeds")
-        changes = diff_states(self.template, self.session.snapshot())
+        history = self.session.history()
+        identity = None
+        if draft.writes:
+            stated = [str(value) for value in [*draft.identity.values(), *draft.hidden.values()] if value is not None]
+            identity = IdentitySpec(entity=self.world.person.name, person=draft.person, stated=sorted(set(stated)))
         distractors = len(self.admitted - {call.name for call in draft.oracle})
         length = len(draft.oracle)
         band = (
@@ -351,8 +424,24 @@ class Synthesizer:
             oracle=draft.oracle,
             expected_answer=draft.answer,
             difficulty=Difficulty(chain_length=length, writes=draft.writes, distractors=distractors, band=band),
-            verifier=VerifierSpec(task_id=task_id, expected_changes=changes, answer=draft.answer),
+            verifier=VerifierSpec(
+                task_id=task_id,
+                expected_changes=fold_history(history.writes, history.keys),
+                expected_calls=expected_calls(history, self.accumulative),
+                footprint=footprint_of(history),
+                identity=identity,
+                answer=draft.answer_spec,
+            ),
         )
+
+
+def _canonical(value: Any) -> str:
+    """A stored value as an answer spec writes it: money with cents, booleans lower-case, dates ISO."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
 
 
 def _dedupe(drafts: list[Draft]) -> list[Draft]:

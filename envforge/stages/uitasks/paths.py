@@ -18,9 +18,9 @@ from starlette.testclient import TestClient
 from envforge.ir.apps import ActionForm, DetailScreen, FormField, SearchControl
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.uitasks import AppKind, UIStep
+from envforge.runtime.answers import judge_answer
 from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.server import AppSite
-from envforge.runtime.verify import answer_matches
 from envforge.stages.uitasks.http_page import HttpPage, StepError
 from envforge.stages.uitasks.wording import request_of
 from envforge.text import humanize, show
@@ -263,7 +263,8 @@ class _Walk:
                 )
             self.detail(tool.entity, str(row[self.site.pages.env.entities[tool.entity].key]))
             shown = self.page.read(f"value-{field}")
-        if not answer_matches(expected, shown):
+        problem = judge_answer(task.verifier.answer, shown) if task.verifier.answer is not None else "no answer spec"
+        if problem is not None:
             raise UnbuildableError("answer_not_shown", f"the app shows {shown!r} where the answer is {expected!r}")
         return shown
 
@@ -277,7 +278,7 @@ class _Walk:
 
 def _described_row(rows: list[dict[str, Any]], question: str, field: str, expected: str) -> dict[str, Any] | None:
     """The row the question names by `(field: value)`, else any row whose asked field is the answer."""
-    answering = [row for row in rows if answer_matches(expected, show(row.get(field)))]
+    answering = [row for row in rows if show(row.get(field)) == expected]
     described = re.findall(r"\(([^():]+): ([^()]+)\)", question)
     for name, value in described:
         for row in answering:

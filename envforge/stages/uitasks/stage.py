@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from envforge.ir.tasks import TaskSpec, Transcript
+from envforge.ir.tasks import RunHistory, TaskSpec, Transcript
 from envforge.ir.uitasks import AppKind, UIDrop, UITask
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
@@ -33,10 +33,10 @@ def pose(
     """The UI task, or `UnbuildableError` when no path is built or the built one does not satisfy the verifier."""
     steps, episode, answer = build_path(site, kind, client, task)
     try:
-        verdict = verify(episode.initial, episode.session.snapshot(), episode.transcript(answer))
+        verdict = verify(episode.session.history(), episode.transcript(answer))
         if not verdict.passed:
             raise UnbuildableError("verifier_failed", "; ".join(verdict.reasons) or "the verifier did not pass")
-        if verify(episode.initial, episode.initial, Transcript()).passed:
+        if verify(RunHistory(), Transcript()).passed:
             raise UnbuildableError("passes_untouched", "the verifier passes on the initial state")
     finally:
         site.episodes.close(episode.id)

@@ -9,43 +9,40 @@ from envforge.ir.tasks import TaskSpec
 
 
 def _literal(value: object) -> str:
-    return pprint.pformat(value, width=10_000, sort_dicts=True)
+    return pprint.pformat(value, width=110, sort_dicts=True)
 
 
 def render_verifier(task: TaskSpec) -> str:
-    """The source of `verifiers/<task id>.py`: the golden diff as data and a `verify` function."""
-    changes = ",\n".join(
-        f"RowChange(entity={change.entity!r}, key={change.key!r}, before={_literal(change.before)}, after={_literal(change.after)})"
-        for change in task.verifier.expected_changes
-    )
+    """The source of `verifiers/<task id>.py`: the golden run as data and a `verify` function."""
+    spec = task.verifier
     instruction = "\n".join(textwrap.wrap(task.instruction, 96))
-    answer_line = (
-        f"and its final answer must contain {task.verifier.answer!r}"
-        if task.verifier.answer is not None
-        else "and it needs no particular answer"
-    )
-    body = textwrap.indent(changes, " " * 8)
+    checks = ["its net changes are exactly the golden ones (no more, no fewer)"]
+    if spec.expected_calls:
+        checks.append("its committed write calls are the golden ones with every argument equal, in any order")
+    checks.append("no write touched a cell outside the golden footprint, even one a later write undid")
+    if spec.identity is not None:
+        checks.append(f"a lookup by what the user said about themselves returned {spec.identity.person} first")
+    if spec.answer is not None:
+        checks.append(f"its final answer states the {spec.answer.type} {spec.answer.value!r} and nothing competing")
+    listed = "\n".join(f"- {check};" for check in checks)
+    data = textwrap.indent(_literal(spec.model_dump(mode="json", exclude_defaults=True)), " " * 4).lstrip()
     return f'''"""Verifier of task {task.id} ({task.kind}).
 
 {instruction}
 
-A run passes when the final state differs from the initial one by exactly the changes below
-(no more, no fewer), {answer_line}.
+A run passes when, judged from what its session logged:
+{listed[:-1]}.
 """
 
-from envforge.ir.tasks import RowChange, Transcript, Verdict, VerifierSpec
+from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
-SPEC = VerifierSpec(
-    task_id={task.id!r},
-    expected_changes=[
-{body}
-    ],
-    answer={task.verifier.answer!r},
+SPEC = VerifierSpec.model_validate(
+    {data}
 )
 
 
-def verify(initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
-    """Reward 1 only if the run made exactly the expected changes (and gave the answer)."""
-    return judge(SPEC, initial, final, transcript)
+def verify(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    """Reward 1 only if the run did what the task asks, the way it asks (and gave the answer)."""
+    return judge(SPEC, history, transcript)
 '''

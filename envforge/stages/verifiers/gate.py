@@ -1,30 +1,93 @@
-"""The verifier gate: a task is kept only if its verifier rewards the golden run and nothing else."""
+"""The verifier gate: a task is kept only if its verifier rewards the golden run and no cheat.
+
+The gate plays the cheater. Each mutant is a run an agent could make without doing the task, in a class:
+
+- `incomplete`: the last write dropped, or the run stopping before it;
+- `wrong_argument`: one stated argument of one write changed (one mutant per argument);
+- `split_write`: a numeric write done as two smaller ones (not for actions the blueprint calls accumulative);
+- `write_then_undo`: a wrong write then the right one, a stray cell written and restored, or a golden cell
+  passed through another value;
+- `sibling_row` / `other_person_row`: a write aimed at another of the person's rows, or another person's;
+- `no_identification`: the writes without the lookup that identifies the user;
+- `unrelated_write`: the golden run plus another task's write;
+- questions: `no_answer`, `wrong_answer`, `answer_dump`, `constant_answer`, `negated_answer`, `multi_candidate`.
+
+A mutant counts as equivalent (rewarding it is right) only when its history and answer equal the golden ones.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
+from envforge.hashing import canonical_json
+from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.verification import GateResult, MutantResult
+from envforge.runtime.changes import fold_history
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn
 
 ORACLE_REPLAYS = 3
 
 
-def _replay(session: Session, calls: list[ToolCall]) -> tuple[bytes, str]:
+def constant_answer(session: Session) -> str:
+    """One answer for every question of the environment: the commonest value of each enum field, small numbers,
+    nothing owed and today (computed once per environment)."""
+    env = session.env
+    cached: str | None = env.compiled.get("constant_answer")
+    if cached is None:
+        words: list[str] = []
+        for entity in env.blueprint.entities:
+            for field in entity.fields:
+                if field.values:
+                    table, column = _quote(entity.name), _quote(field.name)
+                    found = session.connection.execute(
+                        f"SELECT {column} FROM {table} WHERE {column} IS NOT NULL "
+                        f"GROUP BY {column} ORDER BY count(*) DESC, {column} LIMIT 1"
+                    ).fetchone()
+                    if found is not None and str(found[0]).replace("_", " ") not in words:
+                        words.append(str(found[0]).replace("_", " "))
+        today = env.blueprint.clock.date().isoformat()
+        cached = env.compiled["constant_answer"] = f"Yes: {', '.join(words)}; 0, 1, 2, 3, 5 or 10; $0.00; {today}."
+    return cached
+
+
+Edit = tuple[str, tuple[Any, ...]]
+"""A SQL statement and its parameters."""
+
+
+@dataclass
+class Mutant:
+    """One cheating run: its calls, store-level edits after them, and its final answer."""
+
+    kind: str
+    name: str
+    calls: list[ToolCall]
+    answer: str | None
+    edits: list[Edit] = field(default_factory=list)
+    """SQL run on the session after the calls (a write and its undo, as a tool would leave them in the history)."""
+
+
+def _replay(session: Session, calls: list[ToolCall], edits: Sequence[Edit] = ()) -> RunHistory:
     session.reset()
     for call in calls:
         session.call_tool(call.name, call.arguments)
-    return session.snapshot(), session.state_hash()
+    for statement, parameters in edits:
+        session.connection.execute(statement, parameters)
+    return session.history()
 
 
-def _writes(session: Session, calls: list[ToolCall]) -> list[int]:
-    return [index for index, call in enumerate(calls) if session.env.tools[call.name].kind == "write"]
+def history_key(history: RunHistory) -> str:
+    """The history as the verifier sees it, without sequence numbers."""
+    calls = [[call.tool, call.kind, call.arguments, call.persons] for call in history.calls]
+    writes = [[write.entity, write.key, write.op, write.before, write.after] for write in history.writes]
+    return canonical_json([calls, writes])
 
 
-def _perturbed(value: Any) -> Any:
+def _perturbed(value: Any, options: list[Any]) -> Any:
+    if options:
+        return options[0]
     if isinstance(value, bool):
         return not value
     if isinstance(value, int | float):
@@ -32,77 +95,218 @@ def _perturbed(value: Any) -> Any:
     return f"{value} (changed)" if isinstance(value, str) else value
 
 
-def _mutants(
-    task: TaskSpec, session: Session, unrelated: list[ToolCall]
-) -> Iterator[tuple[str, list[ToolCall], str | None]]:
-    """(name, calls, answer) of every automatic mutant of the golden run."""
-    oracle, answer = task.oracle, task.expected_answer
-    writes = _writes(session, oracle)
-    if writes:
-        last = writes[-1]
-        yield "drop_last_write", oracle[:last] + oracle[last + 1 :], answer
-        yield "stop_before_final_write", oracle[:last], None
-        call = oracle[last]
-        tool = session.env.tools[call.name]
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+class _Mutator:
+    def __init__(self, task: TaskSpec, session: Session, unrelated: list[ToolCall], golden: RunHistory) -> None:
+        self.task = task
+        self.session = session
+        self.env = session.env
+        self.unrelated = unrelated
+        self.golden = golden
+        self.oracle = task.oracle
+        self.writes = [i for i, call in enumerate(self.oracle) if self.env.tools[call.name].kind == "write"]
+        self.accumulative = {action.name for action in self.env.blueprint.actions if action.accumulative}
+
+    def with_call(self, index: int, call: ToolCall) -> list[ToolCall]:
+        return [*self.oracle[:index], call, *self.oracle[index + 1 :]]
+
+    def mutants(self) -> Iterator[Mutant]:
+        if self.writes:
+            yield from self.incomplete()
+            for index in self.writes:
+                yield from self.wrong_arguments(index)
+                yield from self.split(index)
+                yield from self.other_rows(index)
+            yield from self.write_then_undo()
+            yield from self.no_identification()
+        else:
+            yield from self.answers()
+        for extra in self.unrelated:
+            if extra.name not in {call.name for call in self.oracle}:
+                yield Mutant("unrelated_write", "unrelated_write", [*self.oracle, extra], self.task.expected_answer)
+
+    def incomplete(self) -> Iterator[Mutant]:
+        last = self.writes[-1]
+        answer = self.task.expected_answer
+        yield Mutant("incomplete", "drop_last_write", self.oracle[:last] + self.oracle[last + 1 :], answer)
+        yield Mutant("incomplete", "stop_before_final_write", self.oracle[:last], None)
+
+    def stated(self, call: ToolCall) -> Iterator[tuple[str, Any]]:
+        """Each argument the user stated (not a record key) with a wrong value for it."""
+        tool = self.env.tools[call.name]
         schema = tool.parameters["properties"]
         for name, value in sorted(call.arguments.items()):
-            if name in tool.param_refs:
+            if name not in tool.param_refs:
+                yield name, _perturbed(value, [v for v in schema[name].get("enum", []) if v != value])
+
+    def wrong_arguments(self, index: int) -> Iterator[Mutant]:
+        call = self.oracle[index]
+        for name, wrong in self.stated(call):
+            changed = call.model_copy(update={"arguments": {**call.arguments, name: wrong}})
+            yield Mutant("wrong_argument", f"wrong_argument:{call.name}.{name}", self.with_call(index, changed), None)
+
+    def split(self, index: int) -> Iterator[Mutant]:
+        call = self.oracle[index]
+        if call.name in self.accumulative:
+            return  # the blueprint says its calls add up: a split is a legitimate way to do it
+        for name, value in sorted(call.arguments.items()):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or name in self.env.tools[call.name].param_refs
+            ):
                 continue
-            options = [v for v in schema[name].get("enum", []) if v != value]
-            changed = options[0] if options else _perturbed(value)
-            yield (
-                f"perturb_argument:{name}",
-                [*oracle[:last], call.model_copy(update={"arguments": {**call.arguments, name: changed}})],
-                answer,
+            first = value // 2 if isinstance(value, int) else round(value / 2, 2)
+            if not first or first == value:
+                continue
+            halves = [
+                call.model_copy(update={"arguments": {**call.arguments, name: part}}) for part in (first, value - first)
+            ]
+            yield Mutant(
+                "split_write",
+                f"split_write:{call.name}.{name}",
+                [*self.oracle[:index], *halves, *self.oracle[index + 1 :]],
+                None,
+            )
+
+    def other_rows(self, index: int) -> Iterator[Mutant]:
+        call = self.oracle[index]
+        tool = self.env.tools[call.name]
+        person = self.task.scenario.person
+        for name, entity in sorted(tool.param_refs.items()):
+            key = call.arguments[name]
+            owner = self.owner(entity, key)
+            rows = self.keys(entity)
+            mine = next((k for k in rows if k != key and self.owner(entity, k) == owner), None)
+            theirs = next((k for k in rows if owner is not None and self.owner(entity, k) not in (None, person)), None)
+            for kind, other in (("sibling_row", mine), ("other_person_row", theirs)):
+                if other is not None:
+                    changed = call.model_copy(update={"arguments": {**call.arguments, name: other}})
+                    yield Mutant(kind, f"{kind}:{call.name}.{name}", self.with_call(index, changed), None)
+
+    def keys(self, entity: str) -> list[str]:
+        runtime = self.env.entities[entity]
+        return [str(row[runtime.key]) for row in self.session.connection.execute(runtime.statements.select_all)]
+
+    def owner(self, entity: str, key: str) -> str | None:
+        return owner_of(self.session, entity, key)
+
+    def write_then_undo(self) -> Iterator[Mutant]:
+        last = self.writes[-1]
+        call = self.oracle[last]
+        for name, wrong in self.stated(call):
+            first = call.model_copy(update={"arguments": {**call.arguments, name: wrong}})
+            yield Mutant(
+                "write_then_undo",
+                f"wrong_then_right:{call.name}.{name}",
+                [*self.oracle[:last], first, *self.oracle[last:]],
+                None,
             )
             break
-        for name, entity in sorted(tool.param_refs.items()):
-            siblings = [row[session.env.entities[entity].key] for row in session.rows(entity)]
-            sibling = next((key for key in siblings if key != call.arguments[name]), None)
-            if sibling is not None:
-                arguments = {**call.arguments, name: sibling}
-                yield (
-                    f"sibling_target:{name}",
-                    [*oracle[:last], call.model_copy(update={"arguments": arguments}), *oracle[last + 1 :]],
-                    answer,
-                )
-                break
-    else:
-        yield "no_answer", oracle, None
-        numeric = answer is not None and answer.replace(".", "", 1).lstrip("-").isdigit()
-        yield "wrong_answer", oracle, str(float(answer) + 1) if numeric and answer else "I could not find that."
-    for extra in unrelated:
-        if extra.name not in {call.name for call in oracle}:
-            yield "unrelated_write", [*oracle, extra], answer
+        stray = self.stray_cell()
+        if stray is not None:
+            table, key_column, key, column, value = stray
+            update = f"UPDATE {_quote(table)} SET {_quote(column)} = ? WHERE {_quote(key_column)} = ?"
+            edits = [(update, (f"{value} (changed)", key)), (update, (value, key))]
+            yield Mutant("write_then_undo", "stray_write_undone", self.oracle, None, edits)
+        for write in self.golden.writes:
+            for column, (before, after) in write.changed().items() if write.op == "update" else ():
+                # Back to where it was, then to the golden value again: the end state is the golden one.
+                key_column = self.golden.keys[write.entity]
+                update = f"UPDATE {_quote(write.entity)} SET {_quote(column)} = ? WHERE {_quote(key_column)} = ?"
+                edits = [(update, (before, write.key)), (update, (after, write.key))]
+                yield Mutant("write_then_undo", "golden_cell_detour", self.oracle, None, edits)
+                return
+
+    def stray_cell(self) -> tuple[str, str, str, str, str] | None:
+        """A text cell of the person's row that the golden run does not write (any text fits its constraints)."""
+        person = self.env.entities[self.env.blueprint.person]
+        key = self.task.scenario.person
+        found = self.session.connection.execute(person.statements.select_by_key, {person.key: key}).fetchone()
+        if found is None:
+            return None
+        row = dict(found)
+        touched = {c for w in self.golden.writes if (w.entity, w.key) == (person.name, key) for c in w.changed()}
+        for column, value in row.items():
+            if column != person.key and column not in touched and isinstance(value, str):
+                return person.name, person.key, key, column, value
+        return None
+
+    def no_identification(self) -> Iterator[Mutant]:
+        lookups = self.session.dispatcher.lookups
+        calls = [call for call in self.oracle if call.name not in lookups]
+        if len(calls) < len(self.oracle):
+            yield Mutant("no_identification", "no_identification", calls, None)
+
+    def answers(self) -> Iterator[Mutant]:
+        spec = self.task.verifier.answer
+        oracle = self.oracle
+        yield Mutant("no_answer", "no_answer", oracle, None)
+        if spec is None:
+            return
+        value = self.task.expected_answer or spec.value
+        yield Mutant(
+            "wrong_answer", "wrong_answer", oracle, _wrong(spec.type, spec.value, spec.choices, spec.competitors)
+        )
+        dump = "; ".join([*spec.records, *spec.competitors, value])
+        yield Mutant("answer_dump", "answer_dump", oracle, f"Here is everything on your account: {dump}.")
+        yield Mutant("constant_answer", "constant_answer", oracle, constant_answer(self.session))
+        yield Mutant("negated_answer", "negated_answer", oracle, f"It is not {value}.")
+        rival = _wrong(spec.type, spec.value, spec.choices, spec.competitors)
+        yield Mutant("multi_candidate", "multi_candidate", oracle, f"It is either {value} or {rival}.")
+
+
+def _wrong(kind: str, value: str, choices: list[str], competitors: list[str]) -> str:
+    """Another value of the answer's type: a competitor, another choice, or a neighbour."""
+    if competitors:
+        return competitors[0]
+    others = [choice for choice in choices if choice != value]
+    if others:
+        return others[0].replace("_", " ")
+    if kind in ("number", "count", "money"):
+        return str(float(value) + 1) if kind == "money" else str(int(float(value)) + 1)
+    if kind == "boolean":
+        return "false" if value == "true" else "true"
+    if kind == "date":
+        return "1999-01-01"
+    return "something else entirely"
+
+
+def owner_of(session: Session, entity: str, key: str) -> str | None:
+    """The person who owns a row, or None for catalog rows (`envforge.runtime.ownership`)."""
+    return None
 
 
 def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: list[ToolCall]) -> GateResult:
     """Run every check of the gate on one task; the first failure names the reason."""
-    initial = session.env.template
     runs = [_replay(session, task.oracle) for _ in range(ORACLE_REPLAYS)]
-    golden, golden_hash = runs[0]
+    golden = runs[0]
+    golden_key = history_key(golden)
     failures: list[str] = []
-    if len({state_hash for _, state_hash in runs}) != 1:
+    if len({canonical_json(fold_history(run.writes, run.keys)) for run in runs}) != 1:
         failures.append("oracle_nondeterministic: replaying the oracle gave different states")
-    golden_verdict = verify(initial, golden, Transcript(calls=task.oracle, answer=task.expected_answer))
+    golden_verdict = verify(golden, Transcript(calls=task.oracle, answer=task.expected_answer))
     if golden_verdict.reward != 1:
         failures.append(f"golden_rejected: {'; '.join(golden_verdict.reasons) or 'reward below 1'}")
-    if verify(initial, initial, Transcript(answer=task.expected_answer if task.kind != "read" else None)).reward != 0:
+    if verify(RunHistory(), Transcript(answer=task.expected_answer if task.kind != "read" else None)).reward != 0:
         failures.append("initial_accepted: the verifier rewards the untouched initial state")
-    if verify(initial, initial, Transcript()).reward != 0:
+    if verify(RunHistory(), Transcript()).reward != 0:
         failures.append("noop_accepted: the verifier rewards a run that does nothing")
     mutants: list[MutantResult] = []
-    for name, calls, answer in _mutants(task, session, unrelated):
-        if name == "unrelated_write" and any(mutant.name == name for mutant in mutants):
+    for mutant in _Mutator(task, session, unrelated, golden).mutants():
+        if mutant.kind == "unrelated_write" and any(result.kind == mutant.kind for result in mutants):
             break  # unrelated writes come last; one that changed the state is enough
-        state, state_hash = _replay(session, calls)
-        equivalent = state_hash == golden_hash and answer == task.expected_answer
-        if name == "unrelated_write" and equivalent:
+        history = _replay(session, mutant.calls, mutant.edits)
+        equivalent = history_key(history) == golden_key and mutant.answer == task.expected_answer
+        if mutant.kind == "unrelated_write" and equivalent:
             continue  # that extra write was refused after the oracle; try the next one
-        reward = verify(initial, state, Transcript(calls=calls, answer=answer)).reward
-        mutants.append(MutantResult(name=name, equivalent=equivalent, reward=reward))
+        reward = verify(history, Transcript(calls=mutant.calls, answer=mutant.answer)).reward
+        mutants.append(MutantResult(name=mutant.name, kind=mutant.kind, equivalent=equivalent, reward=reward))
         if reward != 0 and not equivalent:
-            failures.append(f"mutant_accepted: the verifier rewards the mutant '{name}'")
+            failures.append(f"mutant_accepted: the verifier rewards the mutant '{mutant.name}'")
     killed = [mutant for mutant in mutants if not mutant.equivalent]
     discrimination = sum(mutant.reward == 0 for mutant in killed) / len(killed) if killed else 1.0
     return GateResult(

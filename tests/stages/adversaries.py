@@ -1,0 +1,177 @@
+"""Scripted agents that play a task the way a user's adversary would, on a real session.
+
+Written apart from the gate's own mutants (`envforge.stages.verifiers.gate`): each cheat is what an agent
+could do to collect the reward without doing the task; the legitimate agent does the task in ways the golden
+run does not (other lookup routes, extra reads, a refused first attempt, independent writes in another order,
+natural phrasings of the answer).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall
+from envforge.runtime.environment import Environment
+from envforge.runtime.session import Session
+from tests.answer_phrasings import natural_answers
+
+CONSTANT = "Done. It is 1, 2, 3, 5 and 10; pending, shipped, delivered, cancelled, captured, refunded; $0.00."
+
+
+@dataclass
+class Run:
+    """What one scripted agent did: the session's history and its final answer."""
+
+    agent: str
+    history: RunHistory
+    answer: str | None
+
+
+class Player:
+    """Plays calls on a real session acting for the task's person."""
+
+    def __init__(self, env: Environment, task: TaskSpec) -> None:
+        self.env = env
+        self.task = task
+        self.session = Session(env)
+        person = env.entities[env.blueprint.person]
+        self.lookups = {t.name for t in env.toolgraph.tools if t.kind == "read" and t.entity == person.name}
+        self.writes = [call for call in task.oracle if env.tools[call.name].kind == "write"]
+        self.reads = [call for call in task.oracle if env.tools[call.name].kind == "read"]
+
+    def play(self, calls: list[ToolCall]) -> tuple[RunHistory, list[tuple[bool, dict[str, Any]]]]:
+        self.session.reset()
+        self.session.act_for(self.task.scenario.person)
+        results = [self.session.call_tool(call.name, call.arguments) for call in calls]
+        return self.session.history(), results
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def _wrong(value: Any, schema: dict[str, Any]) -> Any:
+    options = [option for option in schema.get("enum", []) if option != value]
+    if options:
+        return options[-1]
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 3
+    return f"{value}-wrong" if isinstance(value, str) else value
+
+
+def _with(call: ToolCall, **arguments: Any) -> ToolCall:
+    return ToolCall(name=call.name, arguments={**call.arguments, **arguments})
+
+
+def cheats(player: Player) -> Iterator[Run]:
+    """Every cheat that applies to the task; a cheat whose writes the runtime refused plays nothing new."""
+    task, env = player.task, player.env
+    if player.writes:
+        history, _ = player.play(player.writes)
+        yield Run("writes_only", history, None)
+        identified = [call for call in task.oracle if call.name not in player.lookups]
+        history, _ = player.play(identified)
+        yield Run("no_identification", history, None)
+        for index, call in enumerate(task.oracle):
+            tool = env.tools[call.name]
+            if tool.kind != "write":
+                continue
+            before, after = task.oracle[:index], task.oracle[index + 1 :]
+            for name, value in call.arguments.items():
+                schema = tool.parameters["properties"][name]
+                if name in tool.param_refs:
+                    yield from _other_rows(player, before, call, after, name)
+                    continue
+                wrong = _with(call, **{name: _wrong(value, schema)})
+                history, results = player.play([*before, wrong, *after])
+                yield Run(f"wrong_argument:{name}", history, None)
+                history, results = player.play([*before, wrong, call, *after])
+                if results[len(before)][0]:
+                    yield Run(f"write_then_undo:{name}", history, None)
+                if isinstance(value, int | float) and not isinstance(value, bool) and value >= 2:
+                    half = value // 2 if isinstance(value, int) else round(value / 2, 2)
+                    parts = [_with(call, **{name: half}), _with(call, **{name: value - half})]
+                    history, results = player.play([*before, *parts, *after])
+                    if all(ok for ok, _ in results[len(before) : len(before) + 2]):
+                        yield Run(f"split_write:{name}", history, None)
+        return
+    history, results = player.play(task.oracle)
+    expected = task.expected_answer or ""
+    dump = json.dumps([result for _, result in results])
+    yield Run("answer_dump", history, f"Here is everything I found: {dump}")
+    yield Run("constant_answer", history, CONSTANT)
+    yield Run("negated_answer", history, f"It is not {expected}.")
+    rival = _rival(task, results)
+    if rival is not None:
+        yield Run("multi_candidate", history, f"It is {expected} or {rival}.")
+
+
+def _other_rows(
+    player: Player, before: list[ToolCall], call: ToolCall, after: list[ToolCall], name: str
+) -> Iterator[Run]:
+    """The write aimed at a row of the same entity owned by someone else, then at another row of the person's."""
+    env, task = player.env, player.task
+    entity = env.tools[call.name].param_refs[name]
+    runtime = env.entities[entity]
+    keys = [str(row[runtime.key]) for row in player.session.connection.execute(runtime.statements.select_all)]
+    others = [key for key in keys if key != call.arguments[name]][:3]
+    for key in others:
+        history, _ = player.play([*before, _with(call, **{name: key}), *after])
+        yield Run(f"other_row:{name}", history, None)
+    del task
+
+
+def _rival(task: TaskSpec, results: list[tuple[bool, dict[str, Any]]]) -> str | None:
+    """Another value the agent saw that could be mistaken for the answer."""
+    spec = task.verifier.answer
+    if spec is None:
+        return None
+    if spec.type in ("count", "number"):
+        return str(int(float(spec.value)) + 1)
+    if spec.competitors:
+        return spec.competitors[0]
+    others = [choice.replace("_", " ") for choice in spec.choices if choice != spec.value]
+    return others[0] if others else None
+
+
+def legitimate(player: Player) -> Iterator[Run]:
+    """The task done in other ways than the golden run; every one must pass."""
+    task, env = player.task, player.env
+    calls = [_other_route(env, call, player.lookups) for call in task.oracle]
+    read = _extra_read(env)
+    extra = [read] if read is not None else []
+    writes = [call for call in calls if env.tools[call.name].kind == "write"]
+    reads = [call for call in calls if env.tools[call.name].kind == "read"]
+    if writes:
+        refused = ToolCall(name=writes[0].name, arguments={})
+        ordered = list(reversed(writes))
+        history, results = player.play([*reads, *extra, refused, *ordered])
+        assert not results[len(reads) + len(extra)][0], "the refused first attempt was accepted"
+        yield Run("legitimate", history, None)
+        return
+    history, _ = player.play([*calls, *extra])
+    assert task.verifier.answer is not None
+    for phrasing in natural_answers(task.verifier.answer):
+        yield Run(f"legitimate:{phrasing}", history, phrasing)
+
+
+def _other_route(env: Environment, call: ToolCall, lookups: set[str]) -> ToolCall:
+    """The same identification through another lookup of the person entity that filters on what was said."""
+    if call.name not in lookups:
+        return call
+    for tool in env.toolgraph.tools:
+        if tool.name in lookups and tool.name != call.name and tool.operation == "list":
+            filters = {name: value for name, value in call.arguments.items() if name in tool.filters}
+            if filters:
+                return ToolCall(name=tool.name, arguments=filters)
+    return call
+
+
+def _extra_read(env: Environment) -> ToolCall | None:
+    """A read the task does not need: the first page of a catalog-like list."""
+    tool = next((t for t in env.toolgraph.tools if t.operation == "list"), None)
+    return None if tool is None else ToolCall(name=tool.name, arguments={"limit": 5})

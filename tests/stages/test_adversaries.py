@@ -1,0 +1,48 @@
+"""The shipped verifiers against scripted adversaries and a legitimate agent, over every task of every domain.
+
+These are not the gate's mutants: `tests/stages/adversaries.py` writes its cheats the way a user's adversary
+would, and a legitimate agent that does each task differently from the golden run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from envforge.ir.tasks import Transcript
+from envforge.runtime.environment import load_environment
+from envforge.runtime.tasks import load_package_verifier, load_tasks
+from tests.conftest import BLUEPRINTS
+from tests.stages.adversaries import Player, cheats, legitimate
+
+DOMAINS = [path.stem for path in BLUEPRINTS]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_cheat_scores_and_every_legitimate_variation_does_on_every_task(
+    packages: dict[str, Path], domain: str
+) -> None:
+    package = packages[domain]
+    env = load_environment(package)
+    rewarded: list[str] = []
+    rejected: list[str] = []
+    played: Counter[str] = Counter()
+    for task in load_tasks(package).values():
+        verify = load_package_verifier(package, task.id).verify
+        player = Player(env, task)
+        try:
+            for run in cheats(player):
+                played[run.agent.split(":")[0]] += 1
+                if verify(run.history, Transcript(answer=run.answer)).reward != 0:
+                    rewarded.append(f"{task.id} {run.agent}")
+            for run in legitimate(player):
+                verdict = verify(run.history, Transcript(answer=run.answer))
+                if verdict.reward != 1:
+                    rejected.append(f"{task.id} {run.agent}: {'; '.join(verdict.reasons)}")
+        finally:
+            player.close()
+    assert not rewarded, f"{len(rewarded)} cheats rewarded: {rewarded[:10]}"
+    assert not rejected, f"{len(rejected)} legitimate runs failed: {rejected[:10]}"
+    assert {"writes_only", "no_identification", "wrong_argument", "other_row", "answer_dump"} <= set(played)
