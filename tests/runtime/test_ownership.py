@@ -10,13 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
+from envforge.cli.run_task import run_task
 from envforge.ir.blueprint import ActionSpec, Blueprint, ParamSpec
 from envforge.ir.loading import load_blueprint
 from envforge.ir.ownership import owner_paths
 from envforge.ir.tasks import Transcript
+from envforge.runtime.apps.server import build_app_server
 from envforge.runtime.environment import Environment, load_environment
-from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.episode import EnvPackage, Episode, load_package
+from envforge.runtime.gym_env import ToolUseEnv
+from envforge.runtime.mcp_server import EnvServer
 from envforge.runtime.session import Session
 from tests.conftest import BLUEPRINTS
 
@@ -245,3 +250,41 @@ def test_every_tasks_oracle_succeeds_acting_for_the_tasks_person(
         )
         assert verdict.passed, (task.id, verdict.reasons)
         session.close()
+
+
+def test_every_session_serving_a_task_acts_for_its_person(packages: dict[str, Path]) -> None:
+    package = load_package(packages["retail"])
+    task = package.task(package.task_ids[0])
+    person = task.scenario.person
+
+    assert Episode(package, task.id).session.person == person
+    assert Episode(package, task.id, Session(package.env)).session.person == person
+
+    gym_env = ToolUseEnv(package, task_id=task.id)
+    gym_env.reset()
+    assert gym_env.episode is not None and gym_env.episode.session.person == person
+
+    server = EnvServer(package.env)
+    assert server.session("free").person is None
+    server.act_for("bound", person)
+    server.reset("bound")
+    assert server.session("bound").person == person
+
+    app = build_app_server(packages["retail"], "web", "secret")
+    with TestClient(app.app()) as client:
+        headers = {"Authorization": "Bearer secret"}
+        bound = client.post("/harness/episodes", json={"task_id": task.id}, headers=headers).json()
+        free = client.post("/harness/episodes", json={}, headers=headers).json()
+    episode, unbound = app.episodes.by_id(bound["episode"]), app.episodes.by_id(free["episode"])
+    assert episode is not None and unbound is not None
+    assert episode.session.person == person and unbound.session.person is None
+    episode.reset()
+    assert episode.session.person == person
+
+
+@pytest.mark.parametrize("via", ["session", "mcp"])
+def test_run_task_replays_the_oracle_acting_for_the_tasks_person(packages: dict[str, Path], via: str) -> None:
+    package = load_package(packages["retail"])
+    task_id = package.task_ids[0]
+    _, verdict, outcomes = run_task(packages["retail"], task_id, via=via)
+    assert verdict.passed and all(ok for _, ok in outcomes)
