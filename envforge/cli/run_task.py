@@ -38,10 +38,11 @@ def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdic
     task = find_task(package, task_id)
     if via == "mcp":
         server = EnvServer(env)
+        server.act_for("run-task", task.scenario.person)
         outcomes = _through_mcp(server, task.oracle, "run-task")
         history = server.session("run-task").history()
     else:
-        session = Session(env)
+        session = Session(env, task.scenario.person)
         outcomes = [(call.name, session.call_tool(call.name, call.arguments)[0]) for call in task.oracle]
         history = session.history()
     transcript = Transcript(calls=task.oracle, answer=task.expected_answer)

@@ -101,6 +101,9 @@ class EntitySpec(IRModel):
     """Columns; exactly one has type `id`."""
     rows: int = Field(default=100, ge=1, le=1_000_000)
     """Relative number of seed rows; scaled so all entities together reach the requested row count."""
+    owner: Identifier | None = None
+    """The relation (with this entity as child) through which a row belongs to the person; needed only where
+    several relation paths lead to the person entity."""
 
 
 class RelationSpec(IRModel):
@@ -143,6 +146,8 @@ class ParamSpec(IRModel):
     """Largest allowed number."""
     max_length: int | None = Field(default=None, gt=0)
     """Longest allowed string."""
+    any_owner: bool = False
+    """The argument may name another person's row, e.g. a transfer's receiving account; its owner is not checked."""
 
 
 class BindingSpec(IRModel):

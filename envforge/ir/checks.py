@@ -23,6 +23,7 @@ from envforge.ir.blueprint import (
 from envforge.ir.expressions import FUNCTIONS, ExpressionError, compile_expression
 from envforge.ir.locations import Locations, Path_, format_path
 from envforge.ir.naming import read_tool_names
+from envforge.ir.ownership import OwnershipError, owner_paths
 
 NUMERIC_TYPES = frozenset({"integer", "number", "money"})
 CLOCK_NAMES = frozenset({"now", "today"})
@@ -106,6 +107,7 @@ class _Checker:
         self.entity(blueprint.person, ("person",))
         self.check_relations()
         self.check_connected()
+        self.check_ownership()
         self.unique([action.name for action in blueprint.actions], ("actions",), "name", "action")
         reads = read_tool_names(blueprint)
         for index, action in enumerate(blueprint.actions):
@@ -236,6 +238,38 @@ class _Checker:
                     ("entities", index),
                     f"entity '{entity.name}' is not linked to the person entity '{self.blueprint.person}'; add a relation",
                 )
+
+    def check_ownership(self) -> None:
+        blueprint = self.blueprint
+        relations = {relation.name: relation for relation in blueprint.relations}
+        indices = {entity.name: index for index, entity in enumerate(blueprint.entities)}
+        for index, entity in enumerate(blueprint.entities):
+            if entity.owner is None:
+                continue
+            path: Path_ = ("entities", index, "owner")
+            own = [relation.name for relation in blueprint.relations if relation.child == entity.name]
+            if entity.name == blueprint.person:
+                raise self.fail(
+                    path, f"entity '{entity.name}' is the person entity, so its rows are the people; remove 'owner'"
+                )
+            relation = relations.get(entity.owner)
+            if relation is None:
+                hint = did_you_mean(entity.owner, own) or f"; its relations are {_listed(own)}"
+                raise self.fail(path, f"unknown relation '{entity.owner}' in 'owner' of entity '{entity.name}'{hint}")
+            if relation.child != entity.name:
+                hint = did_you_mean(entity.owner, own) or f"; its relations are {_listed(own)}"
+                raise self.fail(
+                    path,
+                    f"relation '{relation.name}' links '{relation.child}' to '{relation.parent}', so it cannot make a "
+                    f"row of '{entity.name}' belong to the person; 'owner' names a relation whose child is "
+                    f"'{entity.name}'{hint}",
+                )
+        try:
+            owner_paths(blueprint)
+        except OwnershipError as exc:
+            where: Path_ = ("entities", indices[exc.entity])
+            owner = blueprint.entities[indices[exc.entity]].owner
+            raise self.fail((*where, "owner") if owner is not None else where, str(exc)) from None
 
     def check_action(self, action: ActionSpec, path: Path_) -> None:
         self.entity(action.entity, (*path, "entity"))

@@ -107,7 +107,7 @@ class EpisodeRunner:
         started = time.perf_counter()
         task = self.package.task(task_id)
         env_started = time.perf_counter()
-        session = Session(self.package.env)
+        session = Session(self.package.env, task.scenario.person)
         initial = session.snapshot()
         initial_hash = session.state_hash()
         opener = self.user.opener(task)

@@ -37,7 +37,7 @@ def reverify_trajectory(package: EnvPackage, trajectory: Trajectory) -> tuple[Tr
             f"{package.path}: trajectory of task {trajectory.task_id} but the package has no such task; "
             "reverify against the package the rollouts were run on"
         )
-    session = Session(package.env)
+    session = Session(package.env, package.task(trajectory.task_id).scenario.person)
     try:
         if trajectory.initial_state and session.state_hash() != trajectory.initial_state:
             raise UserInputError(

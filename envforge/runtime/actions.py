@@ -20,6 +20,7 @@ from envforge.ir.expressions import CompiledExpression, ExpressionError, compile
 from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError, constraint_error
 from envforge.runtime.history import close_call, open_call
+from envforge.runtime.ownership import NOBODY, OwnerQuery, compile_owner_queries
 
 Scope = dict[str, Any]
 Written = dict[str, set[str]]
@@ -52,6 +53,8 @@ class CompiledAction:
     policies: tuple[Check, ...]
     effects: tuple[EffectSpec, ...]
     returns: tuple[tuple[str, EntityRuntime], ...]
+    owned: tuple[tuple[str, OwnerQuery], ...] = ()
+    """Arguments naming a row that must belong to the person served: (argument, its entity's owner query)."""
 
 
 def compile_actions(env: Environment) -> dict[str, CompiledAction]:
@@ -81,6 +84,12 @@ def _compile(env: Environment, action: ActionSpec) -> CompiledAction:
     for effect in action.effects:
         if isinstance(effect, InsertEffect):
             aliases[effect.alias] = env.entities[effect.insert]
+    owners = compile_owner_queries(env)
+    owned = tuple(
+        (param.name, owners[param.ref])
+        for param in action.params
+        if param.ref is not None and param.ref in owners and not param.any_owner
+    )
     policies = tuple(
         Check(compile_expression(policy.require), policy.error, policy.id)
         for policy in env.blueprint.policies
@@ -93,16 +102,26 @@ def _compile(env: Environment, action: ActionSpec) -> CompiledAction:
         policies=policies,
         effects=tuple(action.effects),
         returns=tuple((alias, aliases[alias]) for alias in action.returns),
+        owned=owned,
     )
 
 
 class ActionRunner:
     """Runs compiled actions against one session's connection."""
 
-    def __init__(self, env: Environment, connection: sqlite3.Connection, actions: dict[str, CompiledAction]) -> None:
+    def __init__(
+        self,
+        env: Environment,
+        connection: sqlite3.Connection,
+        actions: dict[str, CompiledAction],
+        person: str | None = None,
+    ) -> None:
         self.env = env
         self.connection = connection
         self.actions = actions
+        self.person = person
+        """Key of the person the calls act for: arguments naming their rows must name this person's.
+        None checks nothing (a session serving no task)."""
         self.clock = env.blueprint.clock.isoformat()
         self.today = env.blueprint.clock.date().isoformat()
         self.invariants: dict[str, tuple[Check, ...]] = {}
@@ -145,6 +164,9 @@ class ActionRunner:
         scope: Scope = {"args": arguments, "now": self.clock, "today": self.today}
         for binding in action.bindings:
             scope[binding.alias] = self._bind(binding, scope)
+        # After binding, so a missing row is still not_found; before preconditions, so their errors never
+        # tell anything about another person's rows.
+        self._check_owners(action, arguments)
         for check in action.preconditions:
             if not self._evaluate(check.require, scope):
                 raise ToolError("precondition_failed", check.error)
@@ -177,6 +199,25 @@ class ActionRunner:
             connection.execute("ROLLBACK")
             raise
         return result
+
+    def _check_owners(self, action: CompiledAction, arguments: dict[str, Any]) -> None:
+        if self.person is None:
+            return
+        person = self.env.blueprint.person
+        for name, query in action.owned:
+            key = arguments.get(name)
+            if key is None:
+                continue
+            owner = query.owner(self.connection, key)
+            if owner is NOBODY or owner == self.person:
+                continue  # a row that does not exist is no one's: the foreign key or a binding refuses it
+            whose = "no" if owner is None else "another"
+            raise ToolError(
+                "policy_violation",
+                f"{query.entity} '{key}' belongs to {whose} {person}; act only for the {person} you serve",
+                policy="ownership",
+                field=name,
+            )
 
     def _apply(
         self, effect: EffectSpec, scope: Scope, keys: dict[str, tuple[EntityRuntime, Any]], written: Written

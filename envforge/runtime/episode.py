@@ -72,6 +72,7 @@ class Episode:
         self.package = package
         self.task = package.task(task_id)
         self.session = session if session is not None else Session(package.env)
+        self.session.act_for(self.task.scenario.person)
         self.session.reset()
         self.initial = self.session.snapshot()
         self.calls: list[ToolCall] = []

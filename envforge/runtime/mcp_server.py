@@ -65,6 +65,10 @@ class EnvServer:
             self.episodes.move_to_end(episode)
         return session
 
+    def act_for(self, episode: str, person: str | None) -> None:
+        """Harness operation: bind the episode to the person its task serves (None: no ownership check)."""
+        self.session(episode).act_for(person)
+
     def reset(self, episode: str = DEFAULT_EPISODE) -> None:
         """Harness operation: put the episode back to the initial state."""
         self.session(episode).reset()

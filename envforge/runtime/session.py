@@ -21,13 +21,23 @@ UNDO_LIMIT = 5000
 class Session:
     """An episode's private state. Calls never leak into other sessions or the template."""
 
-    def __init__(self, env: Environment) -> None:
+    def __init__(self, env: Environment, person: str | None = None) -> None:
         self.env = env
         self.connection = self._open()
         self.dispatcher = Dispatcher(env, self.connection)
         self.at_template = True
         """The history holds every write since the template: undoing it gets back there."""
         self.keys = {name: runtime.key for name, runtime in env.entities.items()}
+        self.act_for(person)
+
+    @property
+    def person(self) -> str | None:
+        """Key of the person the calls act for (writes to other people's rows are refused); None checks nothing."""
+        return self.dispatcher.actions.person
+
+    def act_for(self, person: str | None) -> None:
+        """Act for `person` from the next call on (None: no ownership check)."""
+        self.dispatcher.actions.person = person
 
     def _open(self) -> sqlite3.Connection:
         connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)

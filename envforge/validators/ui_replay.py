@@ -88,7 +88,8 @@ class UIReplayer:
 
     def replay(self, task: UITask, shots: dict[str, Path] | None = None) -> ReplayOutcome:
         outcome = ReplayOutcome(task)
-        episode = self.server.episodes.create(task_id=task.task_id)
+        person = self.package.task(task.task_id).scenario.person
+        episode = self.server.episodes.create(task_id=task.task_id, person=person)
         try:
             if self.package.verify(task.task_id, RunHistory(), Transcript()).passed:
                 outcome.reason, outcome.detail = "passes_untouched", "the verifier passes on the initial state"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from envforge.cli.app import main
-from tests.blueprint_edits import RETAIL_TEXT, edit, line_of
+from tests.blueprint_edits import RETAIL_TEXT, edit, line_of, two_chains
 from tests.conftest import REPO, envforge_cli
 
 PREFIX = "envforge: error: "
@@ -269,3 +269,16 @@ def test_bench_on_a_folder_that_is_not_a_package_exits_2_and_says_to_generate_on
     message = error_line(result.stdout, result.stderr)
     assert message.startswith(f"{tmp_path}: ")
     assert "envforge generate" in message
+
+
+def test_generate_on_an_entity_owned_through_two_relations_exits_2_naming_them_and_owner(tmp_path: Path) -> None:
+    text = two_chains()
+    bad, out, result = generate_bad(tmp_path, text)
+    assert result.returncode == 2
+    message = error_line(result.stdout, result.stderr)
+    assert message == (
+        f"{bad}:{line_of(text, '  - name: return_request')}: entities[6]: entity 'return_request' belongs to a "
+        "customer through 2 relations (item_returns, return_order); set 'owner: <relation>' on entity "
+        "'return_request' to the one that makes a row the customer's"
+    )
+    assert_nothing_written(out)

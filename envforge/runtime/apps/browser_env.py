@@ -175,7 +175,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         else:
             if self.episode is not None:
                 self.server.episodes.close(self.episode.id)
-            self.episode = self.server.episodes.create(task_id=task.id)
+            self.episode = self.server.episodes.create(task_id=task.id, person=task.scenario.person)
         self.steps = 0
         self.ended = False
         if self._page_used:

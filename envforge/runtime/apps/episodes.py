@@ -51,8 +51,9 @@ class EpisodeRegistry:
         self._by_id: dict[str, AppEpisode] = {}
         self._by_token: dict[str, AppEpisode] = {}
 
-    def create(self, task_id: str | None = None, state: bytes | None = None) -> AppEpisode:
-        session = Session(self.env)
+    def create(self, task_id: str | None = None, state: bytes | None = None, person: str | None = None) -> AppEpisode:
+        """A new episode; `person` is the key of the person its calls act for (a task's `scenario.person`)."""
+        session = Session(self.env, person)
         if state is not None:
             session.reset(state)
         episode = AppEpisode(

@@ -53,12 +53,13 @@ def harness_routes(package: EnvPackage, episodes: EpisodeRegistry, token: str) -
             return refused()
         body = await request.json() if await request.body() else {}
         task_id = body.get("task_id") if isinstance(body, dict) else None
+        person = None
         if task_id is not None:
             try:
-                package.task(str(task_id))
+                person = package.task(str(task_id)).scenario.person
             except UserInputError as error:
                 return JSONResponse({"error": str(error)}, status_code=404)
-        return JSONResponse(described(episodes.create(task_id=task_id)), status_code=201)
+        return JSONResponse(described(episodes.create(task_id=task_id, person=person)), status_code=201)
 
     async def reset(request: Request, episode: AppEpisode) -> Response:
         episode.reset()

@@ -122,8 +122,10 @@ class Synthesizer:
 
     # --- running chains on a fork ----------------------------------------------------------------
 
-    def run(self, calls: list[ToolCall]) -> tuple[bool, list[dict[str, Any]]]:
+    def run(self, calls: list[ToolCall], person: str) -> tuple[bool, list[dict[str, Any]]]:
+        """Play `calls` from the template, acting for `person`; stops at the first refused call."""
         self.session.reset()
+        self.session.act_for(person)
         results: list[dict[str, Any]] = []
         for call in calls:
             ok, result = self.session.call_tool(call.name, call.arguments)
@@ -205,7 +207,7 @@ class Synthesizer:
                 chain = self.catalog_lookup(entity, described[name])
             lookups.extend(call for call in chain if call not in lookups)
         write = ToolCall(name=action.name, arguments=arguments)
-        ok, results = self.run([*lookups, write])
+        ok, results = self.run([*lookups, write], person)
         if not ok or not self.lookups_reach(lookups, results[:-1], {str(arguments[n]) for n in tool.param_refs}):
             return None
         primary = next(iter(described))
@@ -258,7 +260,7 @@ class Synthesizer:
                     c for c in second.oracle[:-1] if c not in first.oracle[:-1]
                 ]
                 calls = [*lookups, first.oracle[-1], second.oracle[-1]]
-                ok, _ = self.run(calls)
+                ok, _ = self.run(calls, person)
                 if ok:
                     drafts.append(
                         Draft(
@@ -315,7 +317,7 @@ class Synthesizer:
             return None
         asked = rng.choice(fields)
         lookups = self.world.lookup_chain(entity, key, identify)
-        ok, results = self.run(lookups)
+        ok, results = self.run(lookups, person)
         if not ok or not self.lookups_reach(lookups, results, {key}):
             return None
         text = f"what is the {humanize(asked.name)} of {description.text(owned=True)}"
@@ -348,7 +350,7 @@ class Synthesizer:
         listing = ToolCall(
             name=list_tool_name(spec.plural), arguments={relation.field: person, asked.name: value, "limit": 100}
         )
-        ok, results = self.run([identify, listing])
+        ok, results = self.run([identify, listing], person)
         if not ok:
             return None
         total = results[-1]["total"]
@@ -398,7 +400,7 @@ class Synthesizer:
             instruction = phrasing.question(draft.persona, draft.identity, draft.phrases[0], rng)
         else:
             instruction = phrasing.request(draft.persona, draft.identity, draft.phrases, rng)
-        ok, _ = self.run(draft.oracle)
+        ok, _ = self.run(draft.oracle, draft.person)
         if not ok:
             raise RuntimeError(f"the oracle of {task_id} no longer succeeds")
         history = self.session.history()

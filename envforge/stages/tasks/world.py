@@ -11,6 +11,7 @@ from typing import Any
 from envforge.ir.blueprint import FieldSpec
 from envforge.ir.naming import list_tool_name
 from envforge.ir.ontology import Ontology, OntologyEntity, OntologyRelation
+from envforge.ir.ownership import owner_paths
 from envforge.ir.tasks import ToolCall
 from envforge.ir.toolspec import ToolGraph
 from envforge.runtime.session import Session
@@ -63,15 +64,11 @@ class World:
 
     def _owner_paths(self) -> dict[str, list[OntologyRelation]]:
         """For each entity a person owns rows of: the relations from the person down to it."""
-        paths: dict[str, list[OntologyRelation]] = {self.person.name: []}
-        changed = True
-        while changed:
-            changed = False
-            for relation in sorted(self.ontology.relations, key=lambda r: (not r.required, r.name)):
-                if relation.parent in paths and relation.child not in paths and relation.child != self.person.name:
-                    paths[relation.child] = [*paths[relation.parent], relation]
-                    changed = True
-        return paths
+        relations = {relation.name: relation for relation in self.ontology.relations}
+        return {
+            entity: [relations[relation.name] for relation in reversed(path)]
+            for entity, path in owner_paths(self.session.env.blueprint).items()
+        }
 
     def _owner_of(self, entity: str, row: Row) -> str | None:
         if entity == self.person.name:

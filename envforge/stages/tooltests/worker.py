@@ -14,6 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import envforge
 from envforge.errors import PipelineError
 from envforge.ir.tooltests import ToolTestReport
 from envforge.runtime.environment import Environment
@@ -30,6 +31,9 @@ def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
         (folder / "state.sqlite").write_bytes(env.template)
         # A fixed, minimal environment: Hypothesis changes how it generates when it sees pytest's variables.
         variables = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": "0", "HOME": scratch, "LC_ALL": "C.UTF-8"}
+        # The worker imports the envforge this process runs, not whichever one the interpreter has installed
+        # (a git worktree sharing another checkout's virtual environment).
+        variables["PYTHONPATH"] = str(Path(envforge.__file__).resolve().parent.parent)
         command = [sys.executable, "-m", "envforge.stages.tooltests.worker", str(folder), str(seed)]
         result = subprocess.run(
             command, capture_output=True, text=True, env=variables, cwd=scratch, timeout=TIMEOUT_S, check=False

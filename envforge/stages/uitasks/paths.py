@@ -292,7 +292,7 @@ def build_path(
 ) -> tuple[list[UIStep], AppEpisode, str | None]:
     """The golden steps of `task` in this app, done on a fresh episode (returned, for the verifier), and for a
     question the answer as the app shows it."""
-    episode = site.episodes.create(task_id=task.id)
+    episode = site.episodes.create(task_id=task.id, person=task.scenario.person)
     page = HttpPage(client, f"/e/{episode.token}/")
     walk = _Walk(site, kind, page, episode)
     answer = None

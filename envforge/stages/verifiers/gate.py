@@ -25,6 +25,7 @@ from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.verification import GateResult, MutantResult
 from envforge.runtime.changes import fold_history
+from envforge.runtime.ownership import compile_owner_queries
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn
 
@@ -277,11 +278,14 @@ def _wrong(kind: str, value: str, choices: list[str], competitors: list[str]) ->
 
 def owner_of(session: Session, entity: str, key: str) -> str | None:
     """The person who owns a row, or None for catalog rows (`envforge.runtime.ownership`)."""
-    return None
+    query = compile_owner_queries(session.env).get(entity)
+    owner = None if query is None else query.owner(session.connection, key)
+    return owner if isinstance(owner, str) else None
 
 
 def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: list[ToolCall]) -> GateResult:
     """Run every check of the gate on one task; the first failure names the reason."""
+    session.act_for(task.scenario.person)
     runs = [_replay(session, task.oracle) for _ in range(ORACLE_REPLAYS)]
     golden = runs[0]
     golden_key = history_key(golden)
