@@ -91,7 +91,8 @@ def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutan
     unrelated = [t.oracle[-1] for t in tasks if t.kind == "write" and t.oracle[-1].name != task.oracle[-1].name]
     result = gate_task(task, Session(retail_env), lenient, unrelated)
     assert not result.accepted
-    assert "mutant_accepted" in result.reason and "unrelated_write" in result.reason
+    assert result.reason.startswith("mutant_accepted")
+    assert any(mutant.kind == "unrelated_write" and mutant.reward == 1 for mutant in result.mutants)
 
 
 def test_a_shipped_verifier_runs_in_a_fresh_interpreter_with_only_the_runtime(

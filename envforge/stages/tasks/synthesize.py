@@ -260,8 +260,7 @@ class Synthesizer:
                     c for c in second.oracle[:-1] if c not in first.oracle[:-1]
                 ]
                 calls = [*lookups, first.oracle[-1], second.oracle[-1]]
-                ok, _ = self.run(calls, person)
-                if ok:
+                if self.independent(lookups, first.oracle[-1], second.oracle[-1], person):
                     drafts.append(
                         Draft(
                             "multi_write",
@@ -280,6 +279,18 @@ class Synthesizer:
             if len(drafts) >= wanted:
                 break
         return drafts
+
+    def independent(self, lookups: list[ToolCall], first: ToolCall, second: ToolCall, person: str) -> bool:
+        """Both writes succeed in either order with the same end result: the user asks for two things, not a
+        sequence, so an agent may do them in any order."""
+        ends = []
+        for writes in ((first, second), (second, first)):
+            ok, _ = self.run([*lookups, *writes], person)
+            if not ok:
+                return False
+            history = self.session.history()
+            ends.append(canonical_json([change.model_dump() for change in fold_history(history.writes, history.keys)]))
+        return ends[0] == ends[1]
 
     def reads(self, persons: list[str], wanted: int) -> list[Draft]:
         drafts: list[Draft] = []
