@@ -13,6 +13,7 @@ from envforge.runtime.tasks import load_tasks, load_verifier
 from envforge.runtime.verify import verify
 from envforge.stages.verifiers.emit import render_verifier
 from envforge.stages.verifiers.gate import gate_task
+from envforge.stages.verifiers.stage import unrelated_writes
 
 
 def _golden(env: Environment, calls: list[ToolCall]) -> Session:
@@ -81,15 +82,16 @@ def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutan
     retail_package: Path, retail_env: Environment
 ) -> None:
     tasks = list(load_tasks(retail_package).values())
-    task = next(t for t in tasks if t.kind == "write")
+    writes = [t for t in tasks if t.kind != "read"]
+    # A person's session refuses writes to other people's rows: the extra write must be the same person's.
+    task = next(t for t in writes if any(o.id != t.id and o.scenario.person == t.scenario.person for o in writes))
 
     def lenient(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
         verdict = verify(task.verifier, history, transcript)
         made = verdict.components["expected_changes_made"]
         return verdict.model_copy(update={"reward": 1.0 if made else 0.0, "passed": made})
 
-    unrelated = [t.oracle[-1] for t in tasks if t.kind == "write" and t.oracle[-1].name != task.oracle[-1].name]
-    result = gate_task(task, Session(retail_env), lenient, unrelated)
+    result = gate_task(task, Session(retail_env), lenient, unrelated_writes(tasks, retail_env, task))
     assert not result.accepted
     assert result.reason.startswith("mutant_accepted")
     assert any(mutant.kind == "unrelated_write" and mutant.reward == 1 for mutant in result.mutants)

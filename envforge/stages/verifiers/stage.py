@@ -20,11 +20,14 @@ UNRELATED_CANDIDATES = 12
 
 
 def unrelated_writes(tasks: list[TaskSpec], env: Environment, task: TaskSpec) -> list[ToolCall]:
-    """Writes from other tasks, for the `unrelated_write` mutant."""
+    """Writes from other tasks, for the `unrelated_write` mutant: the same person's first, since a session acting
+    for the person refuses writes to anyone else's rows."""
     own = {call.model_dump_json() for call in task.oracle}
-    calls = [
-        call for other in tasks if other.id != task.id for call in other.oracle if env.tools[call.name].kind == "write"
-    ]
+    others = sorted(
+        (other for other in tasks if other.id != task.id),
+        key=lambda other: other.scenario.person != task.scenario.person,
+    )
+    calls = [call for other in others for call in other.oracle if env.tools[call.name].kind == "write"]
     return [call for call in calls if call.model_dump_json() not in own][:UNRELATED_CANDIDATES]
 
 
