@@ -9,7 +9,6 @@ from typing import Any
 from envforge.errors import PackageError
 from envforge.ir.toolspec import ToolSpec
 from envforge.runtime.environment import Environment
-from envforge.runtime.history import drop_history
 from envforge.runtime.session import Session
 
 CANDIDATE_ROWS = 20
@@ -163,7 +162,7 @@ def capture_statements(env: Environment, probe: Probe) -> Probe:
     """The probe with the SQL one call runs from the initial state, as the baseline replays it."""
     session = Session(env)
     # The baseline replays on the package's state.sqlite, which has no write history to log into.
-    drop_history(session.connection)
+    session.drop_history()
     statements: list[str] = []
     try:
         session.connection.set_trace_callback(statements.append)

@@ -128,7 +128,7 @@ class Dispatcher:
             error.tool = name
             raise
         key = self.lookups.get(name)
-        if key is not None:
+        if key is not None and self.actions.logging:
             rows = result.get("items", [result])
             log_lookup(self.connection, name, arguments, [str(row[key]) for row in rows])
         return result

@@ -11,7 +11,7 @@ from envforge.ir.tasks import RunHistory
 from envforge.runtime.dispatch import Dispatcher
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
-from envforge.runtime.history import install_history, read_history, undo_history
+from envforge.runtime.history import drop_history, install_history, read_history, undo_history
 
 logger = logging.getLogger(__name__)
 UNDO_LIMIT = 5000
@@ -79,6 +79,13 @@ class Session:
             return False, ToolError(
                 "internal_error", "the tool failed unexpectedly; the state is unchanged", tool=tool
             ).to_dict()
+
+    def drop_history(self) -> None:
+        """Stop keeping a history, e.g. to trace the SQL a call issues as it would run on the package's state.
+        A reset then reloads the template."""
+        drop_history(self.connection)
+        self.dispatcher.actions.logging = False
+        self.at_template = False
 
     def history(self) -> RunHistory:
         """The calls and row writes committed since the last reset, in order (`envforge.runtime.history`)."""

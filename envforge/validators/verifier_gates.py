@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from envforge.ir.tasks import RunHistory, TaskSpec, Transcript, Verdict
@@ -30,8 +31,8 @@ def _contract(verify: Any) -> VerifyFn:
     return checked
 
 
-def _gate(package: LoadedPackage, task: TaskSpec, session: Session) -> str | None:
-    """Why the task's shipped verifier fails the gate, or None when it passes."""
+def _gate(package: LoadedPackage, task: TaskSpec, session: Session, met: Counter[str]) -> str | None:
+    """Why the task's shipped verifier fails the gate, or None when it passes; counts the mutants met per class."""
     where = f"verifiers/{task.id}.py"
     try:
         verify = _contract(getattr(load_package_verifier(package.path, task.id), "verify", None))
@@ -39,16 +40,23 @@ def _gate(package: LoadedPackage, task: TaskSpec, session: Session) -> str | Non
     except Exception as exc:
         # Shipped verifiers are code from the package: whatever they raise is a finding about that task.
         return f"{task.id}: {where} raised {type(exc).__name__}: {exc}"
+    met.update(mutant.kind for mutant in result.mutants if not mutant.equivalent)
     return None if result.accepted else f"{task.id}: {result.reason} ({where})"
 
 
 def check_verifier_gates(package: LoadedPackage) -> str:
-    """Gate every (sampled) task with the verifier the package ships, not one rendered afresh."""
+    """Gate every (sampled) task with the verifier the package ships, not one rendered afresh: the golden run,
+    the initial state, a no-op, and every class of cheat."""
     session = Session(package.env)
+    met: Counter[str] = Counter()
     try:
-        rejected = [reason for task in package.sampled if (reason := _gate(package, task, session)) is not None]
+        rejected = [reason for task in package.sampled if (reason := _gate(package, task, session, met)) is not None]
     finally:
         session.close()
     if rejected:
         raise ConformanceError(f"{len(rejected)} of {len(package.sampled)} verifiers failed the gate", rejected)
-    return f"{len(package.sampled)} of {len(package.tasks)} tasks gated; every verifier passed"
+    classes = ", ".join(f"{kind} {count}" for kind, count in sorted(met.items()))
+    return (
+        f"{len(package.sampled)} of {len(package.tasks)} tasks gated; every verifier passed and rejected every "
+        f"cheat ({classes})"
+    )

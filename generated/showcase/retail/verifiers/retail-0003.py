@@ -3,22 +3,74 @@
 Need help. This is Heather Stephens, my email is csmith@example.com. What is the refunded total
 of my payment (method: card)?
 
-A run passes when the final state differs from the initial one by exactly the changes below
-(no more, no fewer), and its final answer must contain '0.00'.
+A run passes when, judged from what its session logged:
+- its net changes are exactly the golden ones (no more, no fewer);
+- no write touched a cell outside the golden footprint, even one a later write undid;
+- its final answer states the money '0.00' and nothing competing.
 """
 
-from envforge.ir.tasks import RowChange, Transcript, Verdict, VerifierSpec
+from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
-SPEC = VerifierSpec(
-    task_id='retail-0003',
-    expected_changes=[
-
-    ],
-    answer='0.00',
+SPEC = VerifierSpec.model_validate(
+    {'answer': {'records': ['+1-499-267-5832x907',
+                            '26560',
+                            '39474',
+                            '800 Jay Lake',
+                            '98002 Crystal Circles Apt. 579',
+                            'ADR-785343',
+                            'CUS-100725',
+                            'Heather',
+                            'ITM-121901',
+                            'Marktown',
+                            'Mitchellview',
+                            'ORD-489020',
+                            'Stephens',
+                            'csmith@example.com',
+                            'active',
+                            'bathroom',
+                            'bedroom',
+                            'cancelled',
+                            'captured',
+                            'card',
+                            'damaged',
+                            'decor',
+                            'delivered',
+                            'discontinued',
+                            'gold',
+                            'goodwill',
+                            'home',
+                            'item cancelled',
+                            'item returned',
+                            'kitchen',
+                            'living',
+                            'no longer needed',
+                            'not as described',
+                            'order cancelled',
+                            'ordered',
+                            'other',
+                            'partially refunded',
+                            'paypal',
+                            'pending',
+                            'processing',
+                            'refunded',
+                            'rejected',
+                            'requested',
+                            'return requested',
+                            'returned',
+                            'shipped',
+                            'silver',
+                            'standard',
+                            'work',
+                            'wrong item'],
+                'stated': ['Heather', 'Stephens', 'card', 'csmith@example.com'],
+                'type': 'money',
+                'value': '0.00'},
+     'expected_changes': [],
+     'task_id': 'retail-0003'}
 )
 
 
-def verify(initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
-    """Reward 1 only if the run made exactly the expected changes (and gave the answer)."""
-    return judge(SPEC, initial, final, transcript)
+def verify(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    """Reward 1 only if the run did what the task asks, the way it asks (and gave the answer)."""
+    return judge(SPEC, history, transcript)

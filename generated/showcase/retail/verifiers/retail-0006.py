@@ -4,25 +4,51 @@ Hello. This is Devon Weber, my email is nealjessica@example.org. I'd like you to
 (placed on: 2026-02-06) with reason: ordered by mistake. Also, update email for my account with
 email: cunninghambrian@example.net.
 
-A run passes when the final state differs from the initial one by exactly the changes below
-(no more, no fewer), and it needs no particular answer.
+A run passes when, judged from what its session logged:
+- its net changes are exactly the golden ones (no more, no fewer);
+- its committed write calls are the golden ones with every argument equal, in any order;
+- no write touched a cell outside the golden footprint, even one a later write undid;
+- a lookup by what the user said about themselves returned CUS-232493 first.
 """
 
-from envforge.ir.tasks import RowChange, Transcript, Verdict, VerifierSpec
+from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
-SPEC = VerifierSpec(
-    task_id='retail-0006',
-    expected_changes=[
-        RowChange(entity='customer', key='CUS-232493', before={'email': 'nealjessica@example.org'}, after={'email': 'cunninghambrian@example.net'}),
-        RowChange(entity='order', key='ORD-286213', before={'status': 'pending'}, after={'status': 'cancelled'}),
-        RowChange(entity='payment', key='PAY-583172', before={'refunded_total': 0.0, 'status': 'captured'}, after={'refunded_total': 532.27, 'status': 'refunded'}),
-        RowChange(entity='refund', key=None, before=None, after={'amount': 532.27, 'created_on': '2026-03-16', 'payment_id': 'PAY-583172', 'reason': 'order_cancelled'})
-    ],
-    answer=None,
+SPEC = VerifierSpec.model_validate(
+    {'expected_calls': [{'arguments': {'order_id': 'ORD-286213', 'reason': 'ordered_by_mistake'},
+                         'tool': 'cancel_order'},
+                        {'arguments': {'customer_id': 'CUS-232493', 'email': 'cunninghambrian@example.net'},
+                         'tool': 'update_email'}],
+     'expected_changes': [{'after': {'email': 'cunninghambrian@example.net'},
+                           'before': {'email': 'nealjessica@example.org'},
+                           'entity': 'customer',
+                           'key': 'CUS-232493'},
+                          {'after': {'status': 'cancelled'},
+                           'before': {'status': 'pending'},
+                           'entity': 'order',
+                           'key': 'ORD-286213'},
+                          {'after': {'refunded_total': 532.27, 'status': 'refunded'},
+                           'before': {'refunded_total': 0.0, 'status': 'captured'},
+                           'entity': 'payment',
+                           'key': 'PAY-583172'},
+                          {'after': {'amount': 532.27,
+                                     'created_on': '2026-03-16',
+                                     'payment_id': 'PAY-583172',
+                                     'reason': 'order_cancelled'},
+                           'before': None,
+                           'entity': 'refund',
+                           'key': None}],
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'customer': {'CUS-232493': {'email': 1}},
+                               'order': {'ORD-286213': {'status': 1}},
+                               'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}}}},
+     'identity': {'entity': 'customer',
+                  'person': 'CUS-232493',
+                  'stated': ['(961)611-3342x250', 'Devon', 'Weber', 'nealjessica@example.org']},
+     'task_id': 'retail-0006'}
 )
 
 
-def verify(initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
-    """Reward 1 only if the run made exactly the expected changes (and gave the answer)."""
-    return judge(SPEC, initial, final, transcript)
+def verify(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    """Reward 1 only if the run did what the task asks, the way it asks (and gave the answer)."""
+    return judge(SPEC, history, transcript)

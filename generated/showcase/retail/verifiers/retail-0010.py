@@ -4,28 +4,62 @@ Hi there. This is Devon Weber, my email is nealjessica@example.org. Can you canc
 (product: Ceramic Mug). Also, change item quantity for my order item (unit price: 155.82) with
 quantity: 2?
 
-A run passes when the final state differs from the initial one by exactly the changes below
-(no more, no fewer), and it needs no particular answer.
+A run passes when, judged from what its session logged:
+- its net changes are exactly the golden ones (no more, no fewer);
+- its committed write calls are the golden ones with every argument equal, in any order;
+- no write touched a cell outside the golden footprint, even one a later write undid;
+- a lookup by what the user said about themselves returned CUS-232493 first.
 """
 
-from envforge.ir.tasks import RowChange, Transcript, Verdict, VerifierSpec
+from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
-SPEC = VerifierSpec(
-    task_id='retail-0010',
-    expected_changes=[
-        RowChange(entity='order', key='ORD-286213', before={'total': 532.27}, after={'total': 32.51}),
-        RowChange(entity='order_item', key='ITM-263472', before={'status': 'ordered'}, after={'status': 'cancelled'}),
-        RowChange(entity='order_item', key='ITM-314526', before={'quantity': 3}, after={'quantity': 2}),
-        RowChange(entity='payment', key='PAY-583172', before={'refunded_total': 0.0, 'status': 'captured'}, after={'refunded_total': 343.94, 'status': 'partially_refunded'}),
-        RowChange(entity='product', key='PRD-511291', before={'stock': 102}, after={'stock': 103}),
-        RowChange(entity='product', key='PRD-638385', before={'stock': 101}, after={'stock': 103}),
-        RowChange(entity='refund', key=None, before=None, after={'amount': 343.94, 'created_on': '2026-03-16', 'payment_id': 'PAY-583172', 'reason': 'item_cancelled'})
-    ],
-    answer=None,
+SPEC = VerifierSpec.model_validate(
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-263472'}, 'tool': 'cancel_order_item'},
+                        {'arguments': {'item_id': 'ITM-314526', 'quantity': 2}, 'tool': 'change_item_quantity'}],
+     'expected_changes': [{'after': {'total': 32.51},
+                           'before': {'total': 532.27},
+                           'entity': 'order',
+                           'key': 'ORD-286213'},
+                          {'after': {'status': 'cancelled'},
+                           'before': {'status': 'ordered'},
+                           'entity': 'order_item',
+                           'key': 'ITM-263472'},
+                          {'after': {'quantity': 2},
+                           'before': {'quantity': 3},
+                           'entity': 'order_item',
+                           'key': 'ITM-314526'},
+                          {'after': {'refunded_total': 343.94, 'status': 'partially_refunded'},
+                           'before': {'refunded_total': 0.0, 'status': 'captured'},
+                           'entity': 'payment',
+                           'key': 'PAY-583172'},
+                          {'after': {'stock': 103},
+                           'before': {'stock': 102},
+                           'entity': 'product',
+                           'key': 'PRD-511291'},
+                          {'after': {'stock': 103},
+                           'before': {'stock': 101},
+                           'entity': 'product',
+                           'key': 'PRD-638385'},
+                          {'after': {'amount': 343.94,
+                                     'created_on': '2026-03-16',
+                                     'payment_id': 'PAY-583172',
+                                     'reason': 'item_cancelled'},
+                           'before': None,
+                           'entity': 'refund',
+                           'key': None}],
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'order': {'ORD-286213': {'total': 2}},
+                               'order_item': {'ITM-263472': {'status': 1}, 'ITM-314526': {'quantity': 1}},
+                               'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}},
+                               'product': {'PRD-511291': {'stock': 1}, 'PRD-638385': {'stock': 1}}}},
+     'identity': {'entity': 'customer',
+                  'person': 'CUS-232493',
+                  'stated': ['(961)611-3342x250', 'Devon', 'Weber', 'nealjessica@example.org']},
+     'task_id': 'retail-0010'}
 )
 
 
-def verify(initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
-    """Reward 1 only if the run made exactly the expected changes (and gave the answer)."""
-    return judge(SPEC, initial, final, transcript)
+def verify(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    """Reward 1 only if the run did what the task asks, the way it asks (and gave the answer)."""
+    return judge(SPEC, history, transcript)

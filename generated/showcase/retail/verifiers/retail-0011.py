@@ -3,22 +3,105 @@
 Hello, I hope you can help me. This is Casey Morrison, my email is edwin86@example.net. What is
 the refunded total of my payment (method: paypal)?
 
-A run passes when the final state differs from the initial one by exactly the changes below
-(no more, no fewer), and its final answer must contain '0.00'.
+A run passes when, judged from what its session logged:
+- its net changes are exactly the golden ones (no more, no fewer);
+- no write touched a cell outside the golden footprint, even one a later write undid;
+- its final answer states the money '0.00' and nothing competing.
 """
 
-from envforge.ir.tasks import RowChange, Transcript, Verdict, VerifierSpec
+from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
-SPEC = VerifierSpec(
-    task_id='retail-0011',
-    expected_changes=[
-
-    ],
-    answer='0.00',
+SPEC = VerifierSpec.model_validate(
+    {'answer': {'records': ['001-851-747-6565x23891',
+                            '08986',
+                            '12186',
+                            '17169 Cohen Forge Apt. 920',
+                            '23420',
+                            '23838 Wood Gardens Apt. 611',
+                            '26644 Hernandez Isle',
+                            '44381',
+                            '44397',
+                            '45406 Reyes Gardens',
+                            '61297 Thomas Mill Suite 355',
+                            '667 Miller Curve',
+                            '845 Dean Mountain Apt. 923',
+                            '93921',
+                            '94485',
+                            'ADR-297362',
+                            'ADR-401044',
+                            'ADR-611379',
+                            'CUS-543263',
+                            'Casey',
+                            'East Michael',
+                            'ITM-151014',
+                            'ITM-249351',
+                            'ITM-462900',
+                            'ITM-468007',
+                            'ITM-578971',
+                            'ITM-672915',
+                            'ITM-703588',
+                            'Lake Emily',
+                            'Mannberg',
+                            'Michaelbury',
+                            'Morrison',
+                            'New Roger',
+                            'North Kevin',
+                            'ORD-324834',
+                            'ORD-556864',
+                            'ORD-640814',
+                            'ORD-713013',
+                            'PAY-159394',
+                            'PAY-175760',
+                            'PAY-608416',
+                            'RET-300168',
+                            'RFD-604318',
+                            'West Jason',
+                            'edwin86@example.net',
+                            'active',
+                            'bathroom',
+                            'bedroom',
+                            'cancelled',
+                            'captured',
+                            'card',
+                            'damaged',
+                            'decor',
+                            'delivered',
+                            'discontinued',
+                            'gold',
+                            'goodwill',
+                            'home',
+                            'item cancelled',
+                            'item returned',
+                            'kitchen',
+                            'living',
+                            'no longer needed',
+                            'not as described',
+                            'order cancelled',
+                            'ordered',
+                            'other',
+                            'partially refunded',
+                            'paypal',
+                            'pending',
+                            'processing',
+                            'refunded',
+                            'rejected',
+                            'requested',
+                            'return requested',
+                            'returned',
+                            'shipped',
+                            'silver',
+                            'standard',
+                            'work',
+                            'wrong item'],
+                'stated': ['001-851-747-6565x23891', 'Casey', 'Morrison', 'edwin86@example.net', 'paypal'],
+                'type': 'money',
+                'value': '0.00'},
+     'expected_changes': [],
+     'task_id': 'retail-0011'}
 )
 
 
-def verify(initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
-    """Reward 1 only if the run made exactly the expected changes (and gave the answer)."""
-    return judge(SPEC, initial, final, transcript)
+def verify(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    """Reward 1 only if the run did what the task asks, the way it asks (and gave the answer)."""
+    return judge(SPEC, history, transcript)

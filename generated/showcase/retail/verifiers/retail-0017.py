@@ -3,26 +3,53 @@
 Hello, I hope you can help me. This is Jennifer Rivera, my email is cassandrajones@example.net.
 Can you cancel my order item (item id: ITM-378586)?
 
-A run passes when the final state differs from the initial one by exactly the changes below
-(no more, no fewer), and it needs no particular answer.
+A run passes when, judged from what its session logged:
+- its net changes are exactly the golden ones (no more, no fewer);
+- its committed write calls are the golden ones with every argument equal, in any order;
+- no write touched a cell outside the golden footprint, even one a later write undid;
+- a lookup by what the user said about themselves returned CUS-245347 first.
 """
 
-from envforge.ir.tasks import RowChange, Transcript, Verdict, VerifierSpec
+from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
-SPEC = VerifierSpec(
-    task_id='retail-0017',
-    expected_changes=[
-        RowChange(entity='order', key='ORD-733386', before={'total': 588.97}, after={'total': 560.01}),
-        RowChange(entity='order_item', key='ITM-378586', before={'status': 'ordered'}, after={'status': 'cancelled'}),
-        RowChange(entity='payment', key='PAY-449355', before={'refunded_total': 0.0, 'status': 'captured'}, after={'refunded_total': 28.96, 'status': 'partially_refunded'}),
-        RowChange(entity='product', key='PRD-295492', before={'stock': 104}, after={'stock': 106}),
-        RowChange(entity='refund', key=None, before=None, after={'amount': 28.96, 'created_on': '2026-03-16', 'payment_id': 'PAY-449355', 'reason': 'item_cancelled'})
-    ],
-    answer=None,
+SPEC = VerifierSpec.model_validate(
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
+     'expected_changes': [{'after': {'total': 560.01},
+                           'before': {'total': 588.97},
+                           'entity': 'order',
+                           'key': 'ORD-733386'},
+                          {'after': {'status': 'cancelled'},
+                           'before': {'status': 'ordered'},
+                           'entity': 'order_item',
+                           'key': 'ITM-378586'},
+                          {'after': {'refunded_total': 28.96, 'status': 'partially_refunded'},
+                           'before': {'refunded_total': 0.0, 'status': 'captured'},
+                           'entity': 'payment',
+                           'key': 'PAY-449355'},
+                          {'after': {'stock': 106},
+                           'before': {'stock': 104},
+                           'entity': 'product',
+                           'key': 'PRD-295492'},
+                          {'after': {'amount': 28.96,
+                                     'created_on': '2026-03-16',
+                                     'payment_id': 'PAY-449355',
+                                     'reason': 'item_cancelled'},
+                           'before': None,
+                           'entity': 'refund',
+                           'key': None}],
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'order': {'ORD-733386': {'total': 1}},
+                               'order_item': {'ITM-378586': {'status': 1}},
+                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
+                               'product': {'PRD-295492': {'stock': 1}}}},
+     'identity': {'entity': 'customer',
+                  'person': 'CUS-245347',
+                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera', 'cassandrajones@example.net']},
+     'task_id': 'retail-0017'}
 )
 
 
-def verify(initial: bytes, final: bytes, transcript: Transcript | None = None) -> Verdict:
-    """Reward 1 only if the run made exactly the expected changes (and gave the answer)."""
-    return judge(SPEC, initial, final, transcript)
+def verify(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    """Reward 1 only if the run did what the task asks, the way it asks (and gave the answer)."""
+    return judge(SPEC, history, transcript)
