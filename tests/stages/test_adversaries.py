@@ -12,19 +12,19 @@ from pathlib import Path
 import pytest
 
 from envforge.ir.tasks import Transcript
+from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import load_environment
 from envforge.runtime.tasks import load_package_verifier, load_tasks
+from envforge.stages.generate import run_pipeline
 from tests.conftest import BLUEPRINTS
 from tests.stages.adversaries import Player, cheats, legitimate
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
+CLASSES = {"writes_only", "no_identification", "wrong_argument", "write_then_undo", "other_row", "answer_dump"}
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
-def test_no_cheat_scores_and_every_legitimate_variation_does_on_every_task(
-    packages: dict[str, Path], domain: str
-) -> None:
-    package = packages[domain]
+def _play_every_task(package: Path) -> Counter[str]:
+    """Assert no cheat scores and every legitimate run does; returns how many runs of each cheat were played."""
     env = load_environment(package)
     rewarded: list[str] = []
     rejected: list[str] = []
@@ -45,4 +45,23 @@ def test_no_cheat_scores_and_every_legitimate_variation_does_on_every_task(
             player.close()
     assert not rewarded, f"{len(rewarded)} cheats rewarded: {rewarded[:10]}"
     assert not rejected, f"{len(rejected)} legitimate runs failed: {rejected[:10]}"
-    assert {"writes_only", "no_identification", "wrong_argument", "other_row", "answer_dump"} <= set(played)
+    return played
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_cheat_scores_and_every_legitimate_variation_does_on_every_task(
+    packages: dict[str, Path], domain: str
+) -> None:
+    played = _play_every_task(packages[domain])
+    assert set(played) >= CLASSES, sorted(played)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_same_holds_for_every_task_of_a_package_generated_with_the_defaults(tmp_path: Path, domain: str) -> None:
+    """The full default package (150 tasks, default rows): what a user generates and trains on."""
+    blueprint = next(path for path in BLUEPRINTS if path.stem == domain)
+    package = run_pipeline(blueprint, tmp_path, GenerateConfig()).package
+    assert len(load_tasks(package)) == GenerateConfig().tasks
+    played = _play_every_task(package)
+    assert CLASSES | {"split_write", "constant_answer", "negated_answer", "multi_candidate"} <= set(played)

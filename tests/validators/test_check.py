@@ -148,15 +148,17 @@ def test_a_verifier_expecting_another_answer_rejects_the_golden_run(retail_packa
     task = first_task(package, "read")
     verifier = package / "verifiers" / f"{task.id}.py"
     source = verifier.read_text(encoding="utf-8")
-    assert source.count(f"answer={task.expected_answer!r}") == 1
-    verifier.write_text(source.replace(f"answer={task.expected_answer!r}", "answer='not the answer'"), "utf-8")
+    assert task.verifier.answer is not None
+    expected = f"'value': {task.verifier.answer.value!r}"
+    assert source.count(expected) == 1
+    verifier.write_text(source.replace(expected, "'value': 'not the answer'"), "utf-8")
 
     with pytest.raises(ConformanceError) as failure:
         check_verifier_gates(load_package(package, sample=None))
 
     assert failure.value.summary == "1 of 30 verifiers failed the gate"
     assert failure.value.problems == (
-        f"{task.id}: golden_rejected: the answer does not contain 'not the answer' (verifiers/{task.id}.py)",
+        f"{task.id}: golden_rejected: the answer does not state 'not the answer' (verifiers/{task.id}.py)",
     )
 
 
