@@ -109,7 +109,7 @@ def test_reverify_follows_a_verifier_change(showcase_copy: Path) -> None:
     # A "fixed" verifier that now also demands an answer no run gave.
     verifier.write_text(
         verifier.read_text()
-        + "\n_original = verify\n\ndef verify(initial, final, transcript):\n    verdict = _original(initial, final, transcript)\n    return verdict.model_copy(update={'reward': 0.0, 'passed': False})\n"
+        + "\n_original = verify\n\ndef verify(history, transcript):\n    verdict = _original(history, transcript)\n    return verdict.model_copy(update={'reward': 0.0, 'passed': False})\n"
     )
     changed = reverify(load_package(showcase_copy), runs)
     assert changed.changed == [(task_id, 0, 1.0, 0.0)]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from envforge.ir.answers import AnswerSpec
 from envforge.ir.tasks import Difficulty, RowChange, TaskSpec, ToolCall, UserScenario, VerifierSpec
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import load_environment
@@ -30,7 +31,11 @@ def task(changes: list[RowChange], answer_text: str | None = None) -> TaskSpec:
         oracle=[ToolCall(name="cancel_order", arguments={"order_id": "ORD-1"})],
         expected_answer=answer_text,
         difficulty=Difficulty(chain_length=1, writes=1, distractors=0, band="easy"),
-        verifier=VerifierSpec(task_id="shop-0001", expected_changes=changes, answer=answer_text),
+        verifier=VerifierSpec(
+            task_id="shop-0001",
+            expected_changes=changes,
+            answer=None if answer_text is None else AnswerSpec(type="text", value=answer_text),
+        ),
     )
 
 
