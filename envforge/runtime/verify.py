@@ -47,9 +47,15 @@ def _describe(change: RowChange) -> str:
     return f"update {change.entity} {change.key} {canonical_json(change.after)}"
 
 
+def _argument(value: Any) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return normal(float(value))  # 2 and 2.0 are the same amount
+    return value
+
+
 def call_key(tool: str, arguments: dict[str, Any]) -> str:
-    """A call as compared: absent and null arguments are the same, numbers compare after rounding noise."""
-    return canonical_json([tool, {name: normal(value) for name, value in arguments.items() if value is not None}])
+    """A call as compared: absent and null arguments are the same, numbers compare by value."""
+    return canonical_json([tool, {name: _argument(value) for name, value in arguments.items() if value is not None}])
 
 
 def _changes(spec: VerifierSpec, history: RunHistory, reasons: list[str]) -> dict[str, bool]:

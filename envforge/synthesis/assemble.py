@@ -109,7 +109,27 @@ def _sketch(name: str, description: str, prefixes: set[str], *, is_person: bool 
     return EntitySketch(name=name, description=description, key=f"{name}_id", prefix=prefix, is_person=is_person)
 
 
-def _entity_spec(sketch: EntitySketch) -> dict[str, Any]:
+def _owners(sketches: list[EntitySketch], relations: list[dict[str, Any]]) -> dict[str, str]:
+    """Entity -> its `belongs_to` relation, where a second link also leads to the person: the model said which
+    link makes a row the person's, so ownership is declared rather than left ambiguous."""
+    owned = {sketches[0].name}
+    changed = True
+    while changed:
+        changed = False
+        for relation in relations:
+            if relation["parent"] in owned and relation["child"] not in owned:
+                owned.add(relation["child"])
+                changed = True
+    owners = {}
+    for sketch in sketches[1:]:
+        links = [relation for relation in relations if relation["child"] == sketch.name]
+        leading = [relation["name"] for relation in links if relation["parent"] in owned]
+        if len(leading) > 1:
+            owners[sketch.name] = leading[0]  # the first link is the one the model named `belongs_to`
+    return owners
+
+
+def _entity_spec(sketch: EntitySketch, owner: str | None = None) -> dict[str, Any]:
     fields: list[dict[str, Any]] = [
         {"name": sketch.key, "type": "id", "prefix": sketch.prefix, "description": f"Key of the {sketch.name}."}
     ]
@@ -117,7 +137,10 @@ def _entity_spec(sketch: EntitySketch) -> dict[str, Any]:
         {"name": ref, "type": "ref", "description": f"The {parent} it belongs to."} for ref, parent in sketch.refs
     ]
     fields += [dict(item) for item in sketch.fields]
-    return {"name": sketch.name, "description": sketch.description, "fields": fields}
+    spec: dict[str, Any] = {"name": sketch.name, "description": sketch.description, "fields": fields}
+    if owner is not None:
+        spec["owner"] = owner
+    return spec
 
 
 def build_blueprint(answers: dict[str, Any], notes: list[str] | None = None) -> dict[str, Any]:
@@ -135,6 +158,7 @@ def build_blueprint(answers: dict[str, Any], notes: list[str] | None = None) -> 
         for sketch in sketches
         for index, (ref, parent) in enumerate(sketch.refs)
     ]
+    owners = _owners(sketches, relations)
     by_name = {sketch.name: sketch for sketch in sketches}
     chosen = _first_of_each(answers["actions"]["actions"], set(), "action", notes)
     actions = [expand_action(choice, by_name, index) for index, choice in enumerate(chosen)]
@@ -156,7 +180,7 @@ def build_blueprint(answers: dict[str, Any], notes: list[str] | None = None) -> 
         "clock": CLOCK.isoformat(),
         "person": sketches[0].name,
         "agent_instructions": domain["agent_instructions"],
-        "entities": [_entity_spec(sketch) for sketch in sketches],
+        "entities": [_entity_spec(sketch, owner) for sketch in sketches for owner in [owners.get(sketch.name)]],
         "relations": relations,
         "actions": actions,
         "policies": [],
