@@ -334,8 +334,9 @@ class Synthesizer:
         text = f"what is the {humanize(asked.name)} of {description.text(owned=True)}"
         value = row[asked.name]
         mine = self.world.owned[(person, entity)]
-        seen = [row[asked.name] for key, row in sorted(self.world.rows[entity].items()) if key not in mine]
-        others = [self.world.rows[entity][other][asked.name] for other in mine] + seen[:OTHER_ROWS_SEEN]
+        rows = self.world.rows[entity]
+        seen = (rows[other][asked.name] for other in self.world.keys_in_order(entity) if other not in mine)
+        others = [rows[other][asked.name] for other in mine] + list(itertools.islice(seen, OTHER_ROWS_SEEN))
         answer = AnswerSpec(
             type=ANSWER_TYPES[asked.type],
             value=_canonical(value),
