@@ -79,12 +79,19 @@ class Draft:
 
 class Synthesizer:
     def __init__(
-        self, blueprint: Blueprint, ontology: Ontology, graph: ToolGraph, template: bytes, admitted: set[str], seed: int
+        self,
+        blueprint: Blueprint,
+        ontology: Ontology,
+        graph: ToolGraph,
+        template: bytes,
+        admitted: set[str],
+        seed: int,
+        session_type: type[Session] = Session,
     ) -> None:
         self.blueprint = blueprint
         self.graph = graph
         self.env = Environment(blueprint, graph, template, "")
-        self.session = Session(self.env)
+        self.session = session_type(self.env)
         self.world = World(ontology, graph, self.session)
         self.admitted = admitted
         self.seed = seed
@@ -478,10 +485,12 @@ def synthesize_tasks(
     *,
     count: int,
     seed: int,
+    session_type: type[Session] = Session,
 ) -> tuple[list[TaskSpec], dict[str, int]]:
     """Up to `count` distinct tasks (about half single writes, a quarter multi-write, a quarter read),
-    and how many drafts of each kind were found."""
-    synthesizer = Synthesizer(blueprint, ontology, graph, template, admitted, seed)
+    and how many drafts of each kind were found. `session_type` plays the oracles (`envforge bench` passes one
+    that resets the old way, as its baseline)."""
+    synthesizer = Synthesizer(blueprint, ontology, graph, template, admitted, seed, session_type)
     persons = sorted(synthesizer.world.rows[ontology.person])
     random.Random(hash_json([seed, "persons"])).shuffle(persons)
     singles: list[Draft] = []
