@@ -9,7 +9,7 @@ from typing import Any
 from envforge.errors import PackageError
 from envforge.ir.toolspec import ToolSpec
 from envforge.runtime.environment import Environment
-from envforge.runtime.history import drop_history
+from envforge.runtime.history import PRIVATE_PREFIX
 from envforge.runtime.session import Session
 
 CANDIDATE_ROWS = 20
@@ -162,8 +162,6 @@ def _write_rank(probe: Probe) -> tuple[int, int, int]:
 def capture_statements(env: Environment, probe: Probe) -> Probe:
     """The probe with the SQL one call runs from the initial state, as the baseline replays it."""
     session = Session(env)
-    # The baseline replays on the package's state.sqlite, which has no write history to log into.
-    drop_history(session.connection)
     statements: list[str] = []
     try:
         session.connection.set_trace_callback(statements.append)
@@ -171,4 +169,10 @@ def capture_statements(env: Environment, probe: Probe) -> Probe:
     finally:
         session.connection.set_trace_callback(None)
         session.close()
-    return replace(probe, statements=tuple(statements))
+    # The baseline replays on the package's state.sqlite, which keeps no write history: leave out what logs it,
+    # and the repeats of a statement that SQLite's trace reports again as each of its history triggers runs.
+    kept: list[str] = []
+    for sql in statements:
+        if PRIVATE_PREFIX not in sql and not sql.lstrip().startswith("--") and (not kept or kept[-1] != sql):
+            kept.append(sql)
+    return replace(probe, statements=tuple(kept))
