@@ -8,6 +8,7 @@ open a fresh connection per call on that on-disk copy, start a fresh server proc
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import anyio
@@ -17,6 +18,8 @@ from envforge.bench.baselines import bench_read, bench_reset, bench_write
 from envforge.bench.calls import capture_statements, find_read_probe, find_write_probe
 from envforge.bench.episodes import bench_mcp, bench_memory, stdio_episodes
 from envforge.bench.report import BenchReport, BenchRow
+from envforge.bench.scaled import bench_at_scale
+from envforge.bench.sizes import SCALE_TASKS
 from envforge.bench.tasks import bench_synthesis, bench_verify
 from envforge.pipeline.dag import DEFAULT_TASKS
 from envforge.runtime.environment import load_environment
@@ -25,9 +28,11 @@ STDIO_EPISODES = 5
 """Fresh-process episodes timed for the MCP baseline; each costs about a second."""
 
 
-def run_bench(package: Path, *, sessions: int, repeat: int) -> BenchReport:
+def run_bench(
+    package: Path, *, sessions: int, repeat: int, sizes: Sequence[int] = (), scale_tasks: int = SCALE_TASKS
+) -> BenchReport:
     """Measure reset, READ and WRITE calls, an MCP call, RSS with `sessions` live sessions, verification
-    and task synthesis."""
+    and task synthesis; then verify and the gate at each of `sizes` total rows (`scale_tasks` tasks each)."""
     package = package.resolve()
     env = load_environment(package)
     warmup = max(5, repeat // 10)
@@ -48,4 +53,5 @@ def run_bench(package: Path, *, sessions: int, repeat: int) -> BenchReport:
     manifest = yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8"))
     rows.append(bench_verify(package, env, repeat=repeat, warmup=warmup))
     rows.append(bench_synthesis(env, count=manifest.get("tasks_requested", DEFAULT_TASKS), seed=manifest["seed"]))
+    rows.extend(bench_at_scale(package, list(sizes), seed=manifest["seed"], repeat=repeat, tasks=scale_tasks))
     return BenchReport(env.env_id, str(package), repeat, sessions, rows)

@@ -20,11 +20,14 @@ from envforge.stages.verifiers.stage import unrelated_writes
 VERIFY_GOAL_MS = 2.0
 
 
-def _golden(env: Environment, task: TaskSpec) -> bytes:
-    session = Session(env)
+def golden_session(env: Environment, task: TaskSpec) -> Session:
+    """A session that played the task's oracle, acting for its person (as the gate does)."""
+    session = Session(env, task.scenario.person)
     for call in task.oracle:
-        session.call_tool(call.name, call.arguments)
-    return session.snapshot()
+        ok, result = session.call_tool(call.name, call.arguments)
+        if not ok:
+            raise RuntimeError(f"the oracle of {task.id} was refused at {call.name}: {result}")
+    return session
 
 
 def _naive_compare(initial: bytes, final: bytes) -> bool:
@@ -42,15 +45,20 @@ def _naive_compare(initial: bytes, final: bytes) -> bool:
 
 
 def bench_verify(package: Path, env: Environment, *, repeat: int, warmup: int) -> BenchRow:
-    """The shipped verifier of the longest write task, on its golden final state."""
+    """The shipped verifier of the longest write task, on its golden run's history (read from the session)."""
     tasks = [task for task in load_tasks(package).values() if task.kind != "read"]
     task = max(tasks, key=lambda task: (len(task.verifier.expected_changes), task.id))
-    final = _golden(env, task)
+    session = golden_session(env, task)
+    final = session.snapshot()
     verify = load_package_verifier(package, task.id).verify
     transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
-    ours = time_calls(lambda: verify(env.template, final, transcript), repeat=repeat, warmup=warmup)
+    ours = time_calls(lambda: verify(session.history(), transcript), repeat=repeat, warmup=warmup)
     naive = time_calls(lambda: _naive_compare(env.template, final), repeat=repeat, warmup=warmup)
-    note = f"verifiers/{task.id}.py on its golden state ({len(task.verifier.expected_changes)} expected changes)"
+    session.close()
+    note = (
+        f"verifiers/{task.id}.py on session.history() of its golden run "
+        f"({len(task.verifier.expected_changes)} expected changes)"
+    )
     return timed_row(
         "verify", f"verify {task.id}", ours, "load all rows, compare", naive, goal=VERIFY_GOAL_MS, note=note
     )

@@ -17,6 +17,7 @@ from envforge.ir.loading import load_blueprint_text
 from envforge.ir.tables import build_metadata, key_field
 from envforge.ir.toolspec import ToolGraph, ToolSpec
 from envforge.runtime.history import history_ddl, with_history
+from envforge.runtime.indexes import lookup_indexes
 from envforge.runtime.statements import EntityStatements
 
 TEXT_TYPES = frozenset({"string", "text"})
@@ -72,7 +73,9 @@ class Environment:
                 for name, runtime in self.entities.items()
             }
         )
-        self.template = with_history(self.template, self.history_ddl)
+        finds = [(tool.entity, tool.filters[0]) for tool in self.toolgraph.tools if tool.operation == "find"]
+        indexes = lookup_indexes((runtime.statements.table for runtime in self.entities.values()), finds)
+        self.template = with_history(self.template, [*indexes, *self.history_ddl])
         self.tools = {tool.name: tool for tool in self.toolgraph.tools}
         self.validators = {tool.name: Draft202012Validator(tool.parameters) for tool in self.toolgraph.tools}
 

@@ -19,11 +19,16 @@ NOBODY = object()
 
 @dataclass(frozen=True)
 class OwnerQuery:
-    """The person key a row of one entity belongs to, from the row's key (`:key`)."""
+    """The person key a row of one entity belongs to, from the row's key (`:key`), and the first rows (by key) of
+    a given owner or of anyone but a given person: each an indexed query that stops at its first row."""
 
     entity: str
     sql: str | None
     """None for the person entity, whose rows are the people themselves."""
+    sibling_sql: str | None = None
+    """The first row of `:owner` other than `:key`; None for the person entity (each person owns only itself)."""
+    others_sql: str = ""
+    """The first row whose owner is someone other than `:person`."""
 
     def owner(self, connection: sqlite3.Connection, key: Any) -> object:
         """The person key; None when the chain breaks on an empty foreign key; NOBODY for a missing row."""
@@ -32,6 +37,18 @@ class OwnerQuery:
         row = connection.execute(self.sql, {"key": key}).fetchone()
         return NOBODY if row is None else row[0]
 
+    def sibling(self, connection: sqlite3.Connection, key: Any, owner: str) -> Any:
+        """The first key (in key order) of another row `owner` owns, or None."""
+        if self.sibling_sql is None:
+            return None
+        row = connection.execute(self.sibling_sql, {"key": key, "owner": owner}).fetchone()
+        return None if row is None else row[0]
+
+    def of_others(self, connection: sqlite3.Connection, person: str | None) -> Any:
+        """The first key (in key order) of a row owned by a person other than `person`, or None."""
+        row = connection.execute(self.others_sql, {"person": person}).fetchone()
+        return None if row is None else row[0]
+
 
 def compile_owner_queries(env: Environment) -> dict[str, OwnerQuery]:
     """One query per entity whose rows belong to a person; shared by the environment's sessions."""
@@ -39,9 +56,23 @@ def compile_owner_queries(env: Environment) -> dict[str, OwnerQuery]:
     if compiled is None:
         compiled = {}
         for entity, path in owner_paths(env.blueprint).items():
-            compiled[entity] = OwnerQuery(entity, _sql(env, entity, [(r.field, r.parent) for r in path]))
+            steps = [(r.field, r.parent) for r in path]
+            sibling, others = _first_rows_sql(env, entity, steps)
+            compiled[entity] = OwnerQuery(entity, _sql(env, entity, steps), sibling, others)
         env.compiled["owners"] = compiled
     return compiled
+
+
+def _joined(env: Environment, entity: str, path: list[tuple[str, str]], *, outer: bool) -> tuple[FromClause, Any]:
+    """The row's table joined up the path's foreign keys (but the last) and the column that holds the person key."""
+    child = env.entities[entity].statements.table
+    joined: FromClause = child
+    for field, parent in path[:-1]:
+        runtime = env.entities[parent]
+        table = runtime.statements.table
+        joined = joined.join(table, child.c[field] == table.c[runtime.key], isouter=outer)
+        child = table
+    return joined, child.c[path[-1][0]]
 
 
 def _sql(env: Environment, entity: str, path: list[tuple[str, str]]) -> str | None:
@@ -49,16 +80,29 @@ def _sql(env: Environment, entity: str, path: list[tuple[str, str]]) -> str | No
     Outer joins, so an empty foreign key on the way gives an empty owner rather than no row."""
     if not path:
         return None
-    child = env.entities[entity].statements.table
-    start = child
-    joined: FromClause = child
-    for field, parent in path[:-1]:
-        runtime = env.entities[parent]
-        table = runtime.statements.table
-        joined = joined.join(table, child.c[field] == table.c[runtime.key], isouter=True)
-        child = table
-    last_field = path[-1][0]
+    joined, person = _joined(env, entity, path, outer=True)
+    start = env.entities[entity].statements.table
     query: Select[tuple[object]] = (
-        select(child.c[last_field]).select_from(joined).where(start.c[env.entities[entity].key] == bindparam("key"))
+        select(person).select_from(joined).where(start.c[env.entities[entity].key] == bindparam("key"))
     )
     return str(query.compile(dialect=_DIALECT))
+
+
+def _first_rows_sql(env: Environment, entity: str, path: list[tuple[str, str]]) -> tuple[str | None, str]:
+    """(first other row of `:owner`, first row of anyone but `:person`), both in key order. Inner joins: a row whose
+    chain breaks has no owner, so neither query may return it; and they let SQLite start from the indexed foreign
+    key of the owner's rows instead of the whole table."""
+    table = env.entities[entity].statements.table
+    key = table.c[env.entities[entity].key]
+    if not path:
+        others = select(key).where(key != bindparam("person")).order_by(key)
+        return None, _first(others)
+    joined, person = _joined(env, entity, path, outer=False)
+    sibling = select(key).select_from(joined).where(person == bindparam("owner"), key != bindparam("key"))
+    others = select(key).select_from(joined).where(person.is_not(None), person != bindparam("person"))
+    return _first(sibling.order_by(key)), _first(others.order_by(key))
+
+
+def _first(query: Select[Any]) -> str:
+    # A literal LIMIT: SQLAlchemy would bind it as a parameter the callers do not pass.
+    return f"{query.compile(dialect=_DIALECT)} LIMIT 1"

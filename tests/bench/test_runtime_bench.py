@@ -22,9 +22,11 @@ from envforge.runtime.session import Session
 from envforge.stages.generate import run_pipeline
 
 REPO = Path(__file__).resolve().parents[2]
-MEASURES = {"reset", "read", "write", "mcp", "rss", "verify", "synthesis"}
+SIZES = (300,)
+MEASURES = {"reset", "read", "write", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"}
 SESSIONS = 20
 REPEAT = 5
+SCALE_TASKS = 4
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +42,7 @@ def env(package: Path) -> Environment:
 
 @pytest.fixture(scope="module")
 def report(package: Path) -> BenchReport:
-    return run_bench(package, sessions=SESSIONS, repeat=REPEAT)
+    return run_bench(package, sessions=SESSIONS, repeat=REPEAT, sizes=SIZES, scale_tasks=SCALE_TASKS)
 
 
 def _rows(report: BenchReport) -> dict[str, BenchRow]:
@@ -169,6 +171,10 @@ def test_cli_prints_json_with_every_measure(package: Path) -> None:
             "--repeat",
             "5",
             "--no-generate",
+            "--sizes",
+            ",".join(map(str, SIZES)),
+            "--scale-tasks",
+            str(SCALE_TASKS),
         ],
         capture_output=True,
         text=True,

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from envforge.bench.sizes import DEFAULT_SIZES, SCALE_TASKS
 from envforge.cli.options import AppKind, AsJson, Package
 from envforge.errors import UserInputError
 
@@ -34,12 +35,22 @@ def bench(
     app_kind: Annotated[
         AppKind | None, typer.Option("--app", help="Measure the web or phone app instead: cold start, reset, memory.")
     ] = None,
+    sizes: Annotated[
+        str,
+        typer.Option(
+            "--sizes", help="Total rows of the domains the verify and gate rows rebuild in memory, comma-separated."
+        ),
+    ] = DEFAULT_SIZES,
+    scale_tasks: Annotated[
+        int, typer.Option("--scale-tasks", min=1, max=1000, help="Tasks synthesized and gated at each of --sizes.")
+    ] = SCALE_TASKS,
     as_json: AsJson = False,
 ) -> None:
     """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
 
     from envforge.bench.generate import bench_generate
     from envforge.bench.runtime import run_bench
+    from envforge.bench.sizes import parse_sizes
     from envforge.cli.output import print_bench
 
     if app_kind is not None:
@@ -68,7 +79,8 @@ def bench(
         env_id = load_environment(package).env_id
         print_bench(BenchReport(env_id, str(package.resolve()), episodes, 0, rows), as_json=as_json)
         return
-    report = run_bench(package, sessions=sessions, repeat=repeat)
+    row_counts = parse_sizes(sizes)
+    report = run_bench(package, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
     if generation:
         report.rows.append(bench_generate(package.resolve()))
     print_bench(report, as_json=as_json)

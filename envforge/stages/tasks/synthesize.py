@@ -79,12 +79,19 @@ class Draft:
 
 class Synthesizer:
     def __init__(
-        self, blueprint: Blueprint, ontology: Ontology, graph: ToolGraph, template: bytes, admitted: set[str], seed: int
+        self,
+        blueprint: Blueprint,
+        ontology: Ontology,
+        graph: ToolGraph,
+        template: bytes,
+        admitted: set[str],
+        seed: int,
+        session_type: type[Session] = Session,
     ) -> None:
         self.blueprint = blueprint
         self.graph = graph
         self.env = Environment(blueprint, graph, template, "")
-        self.session = Session(self.env)
+        self.session = session_type(self.env)
         self.world = World(ontology, graph, self.session)
         self.admitted = admitted
         self.seed = seed
@@ -334,8 +341,9 @@ class Synthesizer:
         text = f"what is the {humanize(asked.name)} of {description.text(owned=True)}"
         value = row[asked.name]
         mine = self.world.owned[(person, entity)]
-        seen = [row[asked.name] for key, row in sorted(self.world.rows[entity].items()) if key not in mine]
-        others = [self.world.rows[entity][other][asked.name] for other in mine] + seen[:OTHER_ROWS_SEEN]
+        rows = self.world.rows[entity]
+        seen = (rows[other][asked.name] for other in self.world.keys_in_order(entity) if other not in mine)
+        others = [rows[other][asked.name] for other in mine] + list(itertools.islice(seen, OTHER_ROWS_SEEN))
         answer = AnswerSpec(
             type=ANSWER_TYPES[asked.type],
             value=_canonical(value),
@@ -477,10 +485,12 @@ def synthesize_tasks(
     *,
     count: int,
     seed: int,
+    session_type: type[Session] = Session,
 ) -> tuple[list[TaskSpec], dict[str, int]]:
     """Up to `count` distinct tasks (about half single writes, a quarter multi-write, a quarter read),
-    and how many drafts of each kind were found."""
-    synthesizer = Synthesizer(blueprint, ontology, graph, template, admitted, seed)
+    and how many drafts of each kind were found. `session_type` plays the oracles (`envforge bench` passes one
+    that resets the old way, as its baseline)."""
+    synthesizer = Synthesizer(blueprint, ontology, graph, template, admitted, seed, session_type)
     persons = sorted(synthesizer.world.rows[ontology.person])
     random.Random(hash_json([seed, "persons"])).shuffle(persons)
     singles: list[Draft] = []

@@ -50,17 +50,26 @@ class World:
         }
         self.path = self._owner_paths()
         self.owner: dict[str, dict[str, str]] = {name: {} for name in self.path}
-        for entity in self.ontology.entities:
-            if entity.name in self.path:
-                for key, row in self.rows[entity.name].items():
-                    person = self._owner_of(entity.name, row)
-                    if person is not None:
-                        self.owner[entity.name][key] = person
+        # Parents before children, so a row's owner is its parent's, looked up rather than walked up again.
+        for entity in sorted(self.path, key=lambda name: len(self.path[name])):
+            owners = self.owner[entity]
+            for key, row in self.rows[entity].items():
+                person = self._owner_of(entity, row)
+                if person is not None:
+                    owners[key] = person
         self.owned: dict[tuple[str, str], list[str]] = defaultdict(list)
         for name, owners in self.owner.items():
             for key, person in owners.items():
                 self.owned[(person, name)].append(key)
         self.tools = {tool.name: tool for tool in graph.tools}
+        self._ordered: dict[str, list[str]] = {}
+
+    def keys_in_order(self, entity: str) -> list[str]:
+        """The entity's keys, sorted (once per entity, not once per question)."""
+        ordered = self._ordered.get(entity)
+        if ordered is None:
+            ordered = self._ordered[entity] = sorted(self.rows[entity])
+        return ordered
 
     def _owner_paths(self) -> dict[str, list[OntologyRelation]]:
         """For each entity a person owns rows of: the relations from the person down to it."""
@@ -74,8 +83,7 @@ class World:
         if entity == self.person.name:
             return str(row[self.person.key])
         relation = self.path[entity][-1]
-        parent = self.rows[relation.parent].get(row[relation.field])
-        return None if parent is None else self._owner_of(relation.parent, parent)
+        return self.owner[relation.parent].get(row[relation.field])
 
     def entity(self, name: str) -> OntologyEntity:
         return self.ontology.entity(name)

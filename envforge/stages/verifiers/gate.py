@@ -180,17 +180,36 @@ class _Mutator:
         for name, entity in sorted(tool.param_refs.items()):
             key = call.arguments[name]
             owner = self.owner(entity, key)
-            rows = self.keys(entity)
-            mine = next((k for k in rows if k != key and self.owner(entity, k) == owner), None)
-            theirs = next((k for k in rows if owner is not None and self.owner(entity, k) not in (None, person)), None)
+            mine = self.sibling(entity, key, owner)
+            theirs = None if owner is None else self.of_others(entity, person)
             for kind, other in (("sibling_row", mine), ("other_person_row", theirs)):
                 if other is not None:
                     changed = call.model_copy(update={"arguments": {**call.arguments, name: other}})
                     yield Mutant(kind, f"{kind}:{call.name}.{name}", self.with_call(index, changed), None)
 
-    def keys(self, entity: str) -> list[str]:
+    def sibling(self, entity: str, key: str, owner: str | None) -> str | None:
+        """The first row (by key) other than `key` with the same owner; catalog rows all share the owner None."""
+        query = compile_owner_queries(self.env).get(entity)
         runtime = self.env.entities[entity]
-        return [str(row[runtime.key]) for row in self.session.connection.execute(runtime.statements.select_all)]
+        if query is not None and owner is not None:
+            found = query.sibling(self.session.connection, key, owner)
+            return None if found is None else str(found)
+        if query is None:
+            first = f"{runtime.statements.select_all.removesuffix(';')} LIMIT 2"
+            return next((k for k in self.keys(entity, first) if k != key), None)
+        # A row whose owner chain breaks: rare enough for a scan.
+        return next((k for k in self.keys(entity) if k != key and self.owner(entity, k) is None), None)
+
+    def of_others(self, entity: str, person: str) -> str | None:
+        """The first row (by key) another person owns."""
+        query = compile_owner_queries(self.env).get(entity)
+        found = None if query is None else query.of_others(self.session.connection, person)
+        return None if found is None else str(found)
+
+    def keys(self, entity: str, sql: str | None = None) -> Iterator[str]:
+        runtime = self.env.entities[entity]
+        for row in self.session.connection.execute(sql or runtime.statements.select_all):
+            yield str(row[runtime.key])
 
     def owner(self, entity: str, key: str) -> str | None:
         return owner_of(self.session, entity, key)
