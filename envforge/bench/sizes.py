@@ -4,22 +4,23 @@ domain at, and how many tasks they gate at each size (light, so the CLI can impo
 from __future__ import annotations
 
 from envforge.errors import UserInputError
-from envforge.pipeline.dag import MAX_ROWS, GenerateConfig
 
 DEFAULT_SIZES = "1000,10000,100000"
 SCALE_TASKS = 30
 """Tasks synthesized and gated per size."""
-MIN_ROWS: int = GenerateConfig.model_fields["rows"].metadata[0].ge
 
 
 def parse_sizes(text: str) -> list[int]:
     """`1000,10000` -> [1000, 10000]; a one-line error for anything that is not a list of allowed row counts."""
+    from envforge.pipeline.dag import MAX_ROWS, GenerateConfig  # the pipeline's IR is heavy for CLI start-up
+
+    minimum: int = GenerateConfig.model_fields["rows"].metadata[0].ge
     try:
         sizes = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
         sizes = []
-    if not sizes or any(not MIN_ROWS <= size <= MAX_ROWS for size in sizes):
+    if not sizes or any(not minimum <= size <= MAX_ROWS for size in sizes):
         raise UserInputError(
-            f"--sizes: '{text}' is not a comma-separated list of row counts from {MIN_ROWS} to {MAX_ROWS:,}"
+            f"--sizes: '{text}' is not a comma-separated list of row counts from {minimum} to {MAX_ROWS:,}"
         )
     return sizes

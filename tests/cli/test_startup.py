@@ -13,5 +13,6 @@ def test_importing_the_app_loads_only_the_cli_and_typer() -> None:
     run = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=REPO)
     loaded = set(run.stdout.split())
     ours = {name for name in loaded if name.startswith("envforge.") and not name.startswith("envforge.cli")}
-    assert ours == {"envforge.errors"}
+    # `envforge.bench.sizes` holds the bench's option defaults and imports nothing but `envforge.errors`.
+    assert ours == {"envforge.errors", "envforge.bench", "envforge.bench.sizes"}
     assert not loaded & {"mcp", "pydantic", "rich", "uvicorn", "starlette", "yaml"}
