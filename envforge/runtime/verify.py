@@ -117,13 +117,18 @@ def _footprint(spec: VerifierSpec, history: RunHistory, reasons: list[str]) -> b
     return not stray
 
 
+def _plain(value: str) -> str:
+    """Letters and digits only, case-folded: "(512) 395-6932" and "512.395.6932" are the same phone number."""
+    return "".join(char for char in value.casefold() if char.isalnum())
+
+
 def _same(value: Any, stated: str) -> bool:
-    return isinstance(value, str | int | float) and " ".join(str(value).casefold().split()) == stated
+    return isinstance(value, str | int | float) and not isinstance(value, bool) and _plain(str(value)) == stated
 
 
 def identified_before_writes(identity: IdentitySpec, calls: list[CallRecord]) -> bool:
     """A lookup by a value the user stated returned the person before the first WRITE call."""
-    stated = {" ".join(value.casefold().split()) for value in identity.stated}
+    stated = {_plain(value) for value in identity.stated} - {""}
     for call in calls:
         if call.kind == "write":
             return False
