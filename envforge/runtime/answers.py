@@ -71,6 +71,27 @@ def _negated(text: str, position: int) -> bool:
     return _NEGATION.search(text, _clause_start(text, position), position) is not None
 
 
+_SENTENCE_BREAK = re.compile(r"[.!?\n](?!\d)")
+_LIST_SEPARATOR = re.compile(r"[,;/|]|\b(?:or|and)\b", re.IGNORECASE)
+LIST_ITEMS = 3
+"""An expected value given as one short item of a list this long is a guess among candidates, not an answer."""
+SHORT_ITEM_WORDS = 3
+
+
+def _listed(text: str, start: int, end: int) -> int:
+    """How many short items the list that the mention at [start, end) stands in has (0 when it is in none)."""
+    left = max((match.end() for match in _SENTENCE_BREAK.finditer(text, 0, start)), default=0)
+    following = _SENTENCE_BREAK.search(text, end)
+    right = following.start() if following is not None else len(text)
+    sentence = text[left:start] + "\x00" + text[end:right]
+    items = [item.split() for item in _LIST_SEPARATOR.split(sentence) if item.strip()]
+    own = next((item for item in items if "\x00" in " ".join(item)), [])
+    if len(own) > SHORT_ITEM_WORDS:
+        return 0
+    short = sum(1 for item in items if len(item) <= SHORT_ITEM_WORDS)
+    return short if short >= LIST_ITEMS else 0
+
+
 # --- dates ----------------------------------------------------------------------------------------------------------
 
 _MONTHS = {
@@ -627,4 +648,6 @@ def judge_answer(spec: AnswerSpec, answer: str | None) -> str | None:
         return f"the answer states {len(values)} values of {_NOUNS[kind]}, {_listing(values)}; state the one asked"
     if kind != "boolean" and any(_negated(answer, mention.start) for mention in expected):
         return f"the answer negates the expected value {prepared.shown}"
+    if kind in ("enum", "text", "boolean") and (items := max(_listed(answer, m.start, m.end) for m in expected)):
+        return f"the answer gives {prepared.shown} as one of a list of {items} candidates; state the one asked"
     return None

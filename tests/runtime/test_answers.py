@@ -223,3 +223,17 @@ def test_a_natural_answer_passes(spec: AnswerSpec, answer: str) -> None:
 def test_a_spec_whose_value_is_not_of_its_type_is_refused() -> None:
     with pytest.raises(ValueError, match="no canonical count"):
         judge_answer(AnswerSpec(type="count", value="five"), "5")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Done. It is 1, 2, 3, 5 and 10; pending, shipped, delivered, cancelled, captured, refunded; $0.00.",
+        "pending / shipped / delivered",
+        "Could be pending, open or new.",
+    ],
+)
+def test_the_expected_value_as_one_item_of_a_list_of_candidates_fails(answer: str) -> None:
+    spec = AnswerSpec(type="enum", value="pending", choices=["pending", "posted", "disputed", "reversed"])
+    reason = judge_answer(spec, answer)
+    assert reason is not None and "one of a list of" in reason, reason
