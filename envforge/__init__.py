@@ -5,8 +5,8 @@ Layout, lowest layer first; a package imports only from layers above it in this 
 
 - `errors`, `hashing`, `files` (atomic writes, stable JSON), `text`, `fakedata`: leaves.
 - `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading.
-- `runtime/`: what an exported package runs (sessions and their write history, dispatch, MCP, apps, Gym);
-  imports only `ir`.
+- `runtime/`: what an exported package runs (sessions and their write history, dispatch, ownership, the
+  verifier's judge and typed answers, MCP, apps, Gym); imports only `ir`.
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
   `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
@@ -25,6 +25,8 @@ Ownership rules:
 - A generated package is written only through `envforge.package`.
 - The LLM review of `generate --from-description` is the `review` stage; the stage defines the
   `TaskReviewer` it calls, `synthesis` supplies it, so stages never import LLM code.
+- A verifier judges only a run's history (`runtime/verify.py`): what the store logged, never the whole state.
+  Whose a row is comes from `ir/ownership.py` alone; the runtime, the synthesizer and the gate ask it.
 - Effect kinds are one closed union (`ir.blueprint.EffectSpec`): every place that must handle each kind
   matches on it exhaustively, so mypy fails until a new kind is handled everywhere.
 """
