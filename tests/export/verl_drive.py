@@ -444,7 +444,7 @@ async def stock_loop(worker: Any, batch: DataProto, tasks: list[TaskSpec], packa
                 **mask_summary(tokenizer, output),
                 "episode_calls": len(episode.calls),
                 "episode_failed_calls": episode.failed_calls,
-                "episode_changed": episode.session.snapshot() != episode.initial,
+                "episode_changed": bool(episode.session.history().writes),  # lookups are logged; writes change rows
                 "prefix_ok": server.prefix_ok,
                 "overrun": server.overrun,
                 "episode_reward": episode.finish(answer(task)).reward,
