@@ -37,4 +37,4 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
     return TaskSetArtifact(requested=requested, found=found, tasks=tasks)
 
 
-STAGE = declare_stage("tasks", 2, build, config_fields=("seed", "rows", "gated_tasks"))
+STAGE = declare_stage("tasks", 3, build, config_fields=("seed", "rows", "gated_tasks"))

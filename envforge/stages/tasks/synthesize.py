@@ -217,6 +217,9 @@ class Synthesizer:
         ok, results = self.run([*lookups, write], person)
         if not ok or not self.lookups_reach(lookups, results[:-1], {str(arguments[n]) for n in tool.param_refs}):
             return None
+        history = self.session.history()
+        if not fold_history(history.writes, history.keys):
+            return None  # asking to set what already holds (a quantity of 2 to 2) is no request
         primary = next(iter(described))
         owned = self.world.is_owned(tool.param_refs[primary])
         is_user = tool.param_refs[primary] == self.world.person.name

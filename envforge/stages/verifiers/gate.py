@@ -309,8 +309,11 @@ def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: lis
     golden = runs[0]
     golden_key = history_key(golden)
     failures: list[str] = []
-    if len({canonical_json(fold_history(run.writes, run.keys)) for run in runs}) != 1:
+    ends = {canonical_json(fold_history(run.writes, run.keys)) for run in runs}
+    if len(ends) != 1:
         failures.append("oracle_nondeterministic: replaying the oracle gave different states")
+    if task.kind != "read" and ends == {canonical_json([])}:
+        failures.append("golden_changes_nothing: the task asks for what already holds")
     golden_verdict = verify(golden, Transcript(calls=task.oracle, answer=task.expected_answer))
     if golden_verdict.reward != 1:
         failures.append(f"golden_rejected: {'; '.join(golden_verdict.reasons) or 'reward below 1'}")
