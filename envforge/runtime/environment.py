@@ -48,6 +48,8 @@ class Environment:
     entities: dict[str, EntityRuntime] = field(init=False)
     tools: dict[str, ToolSpec] = field(init=False)
     validators: dict[str, Draft202012Validator] = field(init=False)
+    keys: dict[str, str] = field(init=False)
+    """Entity -> its key column."""
     history_ddl: list[str] = field(init=False)
     """What makes a state keep its write history (`envforge.runtime.history`)."""
     compiled: dict[str, Any] = field(init=False, default_factory=dict)
@@ -67,6 +69,7 @@ class Environment:
                 money_fields=frozenset(f.name for f in entity.fields if f.type == "money"),
                 boolean_fields=frozenset(f.name for f in entity.fields if f.type == "boolean"),
             )
+        self.keys = {name: runtime.key for name, runtime in self.entities.items()}
         self.history_ddl = history_ddl(
             {
                 name: (runtime.key, list(runtime.statements.table.columns.keys()))

@@ -52,12 +52,13 @@ class Undoable(Protocol):
 _OPEN_CALL = f"(SELECT seq FROM {CALLS} WHERE open = 1)"
 
 
-def _quote(name: str) -> str:
+def quote(name: str) -> str:
+    """An SQL identifier, quoted."""
     return '"' + name.replace('"', '""') + '"'
 
 
 def _row_json(alias: str, columns: Iterable[str]) -> str:
-    pairs = ", ".join(f"'{column}', {alias}.{_quote(column)}" for column in columns)
+    pairs = ", ".join(f"'{column}', {alias}.{quote(column)}" for column in columns)
     return f"json_object({pairs})"
 
 
@@ -70,15 +71,15 @@ def history_ddl(tables: dict[str, tuple[str, list[str]]]) -> list[str]:
         "key TEXT NOT NULL, op TEXT NOT NULL, before TEXT, after TEXT)",
     ]
     for table, (key, columns) in sorted(tables.items()):
-        quoted, new, old = _quote(table), _row_json("new", columns), _row_json("old", columns)
+        quoted, new, old = quote(table), _row_json("new", columns), _row_json("old", columns)
         log = f"INSERT INTO {HISTORY} (call, entity, key, op, before, after) VALUES ({_OPEN_CALL}, "
         triggers = {
-            "insert": f"{log}'{table}', CAST(new.{_quote(key)} AS TEXT), 'insert', NULL, {new})",
-            "update": f"{log}'{table}', CAST(old.{_quote(key)} AS TEXT), 'update', {old}, {new})",
-            "delete": f"{log}'{table}', CAST(old.{_quote(key)} AS TEXT), 'delete', {old}, NULL)",
+            "insert": f"{log}'{table}', CAST(new.{quote(key)} AS TEXT), 'insert', NULL, {new})",
+            "update": f"{log}'{table}', CAST(old.{quote(key)} AS TEXT), 'update', {old}, {new})",
+            "delete": f"{log}'{table}', CAST(old.{quote(key)} AS TEXT), 'delete', {old}, NULL)",
         }
         for op, body in triggers.items():
-            name = _quote(f"{PRIVATE_PREFIX}{table}_{op}")
+            name = quote(f"{PRIVATE_PREFIX}{table}_{op}")
             statements.append(f"CREATE TRIGGER IF NOT EXISTS {name} AFTER {op.upper()} ON {quoted} BEGIN {body}; END")
     return statements
 
@@ -99,7 +100,7 @@ def drop_history(connection: sqlite3.Connection) -> None:
         (len(PRIVATE_PREFIX), PRIVATE_PREFIX),
     ).fetchall()
     for (name,) in triggers:
-        connection.execute(f"DROP TRIGGER {_quote(name)}")
+        connection.execute(f"DROP TRIGGER {quote(name)}")
     connection.execute(f"DROP TABLE IF EXISTS {HISTORY}")
     connection.execute(f"DROP TABLE IF EXISTS {CALLS}")
 

@@ -13,11 +13,7 @@ from collections.abc import Iterable
 
 from sqlalchemy import Table
 
-from envforge.runtime.history import PRIVATE_PREFIX
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+from envforge.runtime.history import PRIVATE_PREFIX, quote
 
 
 def lookup_indexes(tables: Iterable[Table], finds: Iterable[tuple[str, str]]) -> list[str]:
@@ -27,9 +23,9 @@ def lookup_indexes(tables: Iterable[Table], finds: Iterable[tuple[str, str]]) ->
     for table in sorted(tables, key=lambda table: table.name):
         for column in table.columns:
             if column.foreign_keys and not column.primary_key and not column.unique:
-                name = _quote(f"{PRIVATE_PREFIX}{table.name}_{column.name}")
-                statements.append(f"CREATE INDEX IF NOT EXISTS {name} ON {_quote(table.name)} ({_quote(column.name)})")
+                name = quote(f"{PRIVATE_PREFIX}{table.name}_{column.name}")
+                statements.append(f"CREATE INDEX IF NOT EXISTS {name} ON {quote(table.name)} ({quote(column.name)})")
     for table_name, field in sorted(set(finds)):
-        name = _quote(f"{PRIVATE_PREFIX}{table_name}_lower_{field}")
-        statements.append(f"CREATE INDEX IF NOT EXISTS {name} ON {_quote(table_name)} (lower({_quote(field)}))")
+        name = quote(f"{PRIVATE_PREFIX}{table_name}_lower_{field}")
+        statements.append(f"CREATE INDEX IF NOT EXISTS {name} ON {quote(table_name)} (lower({quote(field)}))")
     return statements

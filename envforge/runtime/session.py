@@ -27,7 +27,6 @@ class Session:
         self.dispatcher = Dispatcher(env, self.connection)
         self.at_template = True
         """The history holds every write since the template: undoing it gets back there."""
-        self.keys = {name: runtime.key for name, runtime in env.entities.items()}
         self.act_for(person)
 
     @property
@@ -89,7 +88,7 @@ class Session:
 
     def history(self) -> RunHistory:
         """The calls and row writes committed since the last reset, in order (`envforge.runtime.history`)."""
-        return read_history(self.connection, self.keys)
+        return read_history(self.connection, self.env.keys)
 
     def snapshot(self) -> bytes:
         """The current state as SQLite database bytes, its write history included."""

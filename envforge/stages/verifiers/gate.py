@@ -25,6 +25,7 @@ from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.verification import GateResult, MutantResult
 from envforge.runtime.changes import fold_history
+from envforge.runtime.history import quote
 from envforge.runtime.ownership import compile_owner_queries
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn
@@ -42,7 +43,7 @@ def constant_answer(session: Session) -> str:
         for entity in env.blueprint.entities:
             for field in entity.fields:
                 if field.values:
-                    table, column = _quote(entity.name), _quote(field.name)
+                    table, column = quote(entity.name), quote(field.name)
                     found = session.connection.execute(
                         f"SELECT {column} FROM {table} WHERE {column} IS NOT NULL "
                         f"GROUP BY {column} ORDER BY count(*) DESC, {column} LIMIT 1"
@@ -94,10 +95,6 @@ def _perturbed(value: Any, options: list[Any]) -> Any:
     if isinstance(value, int | float):
         return value + 1
     return f"{value} (changed)" if isinstance(value, str) else value
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 class _Mutator:
@@ -229,14 +226,14 @@ class _Mutator:
         stray = self.stray_cell()
         if stray is not None:
             table, key_column, key, column, value = stray
-            update = f"UPDATE {_quote(table)} SET {_quote(column)} = ? WHERE {_quote(key_column)} = ?"
+            update = f"UPDATE {quote(table)} SET {quote(column)} = ? WHERE {quote(key_column)} = ?"
             edits = [(update, (f"{value} (changed)", key)), (update, (value, key))]
             yield Mutant("write_then_undo", "stray_write_undone", self.oracle, None, edits)
         for write in self.golden.writes:
             for column, (before, after) in write.changed().items() if write.op == "update" else ():
                 # Back to where it was, then to the golden value again: the end state is the golden one.
                 key_column = self.golden.keys[write.entity]
-                update = f"UPDATE {_quote(write.entity)} SET {_quote(column)} = ? WHERE {_quote(key_column)} = ?"
+                update = f"UPDATE {quote(write.entity)} SET {quote(column)} = ? WHERE {quote(key_column)} = ?"
                 edits = [(update, (before, write.key)), (update, (after, write.key))]
                 yield Mutant("write_then_undo", "golden_cell_detour", self.oracle, None, edits)
                 return
