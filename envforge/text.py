@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from datetime import date, datetime
 from typing import Any
 
 
@@ -13,3 +15,47 @@ def show(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.2f}"
     return humanize(value) if isinstance(value, str) and "_" in value and " " not in value else str(value)
+
+
+def as_date(value: Any) -> date | None:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str) and len(value) >= 10 and value[4:5] == "-":
+        try:
+            return datetime.fromisoformat(value).date()
+        except ValueError:
+            return None
+    return None
+
+
+def money(value: Any) -> str:
+    return f"${float(value):,.2f}"
+
+
+def renderings(value: Any, clock: date) -> list[str]:
+    """Every way `spoken` and the request forms can write `value`: what a provenance check looks for."""
+    texts = {str(value)}
+    if isinstance(value, str):
+        texts.add(humanize(value))
+    if isinstance(value, bool):
+        texts.add("yes" if value else "no")
+    elif isinstance(value, int | float):
+        texts |= {money(value), f"{float(value):.2f}", f"{value:g}"}
+        if float(value).is_integer():
+            texts |= {f"${int(value):,}", f"{int(value):,}"}
+    parsed = as_date(value)
+    if parsed is not None:
+        for form in (f"{parsed:%B} {parsed.day}", f"{parsed.day} {parsed:%B}"):
+            texts |= {form, f"{form}, {parsed.year}"}
+    return sorted(texts)
+
+
+def stated_in(text: str, value: Any, clock: date) -> bool:
+    """Whether a user's text states `value` in one of its renderings (case-insensitive, as whole words; `3` is
+    not stated by `3.50` or `13`)."""
+    return any(
+        re.search(rf"(?<![\w.$]){re.escape(form)}(?![\w]|\.\d)", text, re.IGNORECASE)
+        for form in renderings(value, clock)
+    )

@@ -32,13 +32,16 @@ Inside a browser test, run asyncio code in another thread.
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
+from envforge.ir.tasks import TaskSpec
 from envforge.runtime.apps.chromium import CHROMIUM_ARGS as LIBRARY_CHROMIUM_ARGS
 from envforge.runtime.apps.chromium import find_chromium as library_find_chromium
 from envforge.runtime.apps.replay import watch
@@ -146,3 +149,11 @@ def page(chromium: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
         yield new_page
     finally:
         context.close()
+
+
+def person_email(package: Path, task: TaskSpec) -> str:
+    """The email of the person a retail task serves, as the app's find-by-email form wants it (the user may
+    have stated only a phone number)."""
+    with closing(sqlite3.connect(package / "state.sqlite")) as db:
+        row = db.execute("SELECT email FROM customer WHERE customer_id = ?", (task.scenario.person,)).fetchone()
+    return str(row[0])

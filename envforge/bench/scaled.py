@@ -81,7 +81,7 @@ def synthesize_and_gate(
     sample is its gate plus an equal share of the synthesis."""
     env = domain.env
     started = perf_counter_ns()
-    tasks, _ = synthesize_tasks(
+    tasks = synthesize_tasks(
         env.blueprint,
         domain.ontology,
         env.toolgraph,
@@ -90,7 +90,7 @@ def synthesize_and_gate(
         count=count,
         seed=seed,
         session_type=session_type,
-    )
+    ).tasks
     synthesized = perf_counter_ns() - started
     share = synthesized // max(len(tasks), 1)
     session = session_type(env)

@@ -67,7 +67,7 @@ def bench_verify(package: Path, env: Environment, *, repeat: int, warmup: int) -
 def bench_synthesis(env: Environment, *, count: int, seed: int) -> BenchRow:
     """Milliseconds per accepted task for synthesis plus the gate, beside synthesis alone."""
     started = perf_counter_ns()
-    tasks, _ = synthesize_tasks(
+    tasks = synthesize_tasks(
         env.blueprint,
         build_ontology(env.blueprint),
         env.toolgraph,
@@ -75,7 +75,7 @@ def bench_synthesis(env: Environment, *, count: int, seed: int) -> BenchRow:
         set(env.tools),
         count=count,
         seed=seed,
-    )
+    ).tasks
     synthesized = perf_counter_ns() - started
     session = Session(env)
     accepted = sum(

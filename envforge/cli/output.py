@@ -289,9 +289,14 @@ def print_reverify(report: ReverifyReport, target: Path, *, as_json: bool) -> No
 
 
 def warn_shortfall(package: Path) -> None:
-    """Say on stderr when fewer tasks than requested were accepted, and why."""
+    """Say on stderr when fewer tasks than requested were accepted, and why; and name every WRITE action no
+    task makes, with the reason."""
     report = package / "report.json"
-    if report.is_file():
-        shortfall = json.loads(report.read_text(encoding="utf-8")).get("shortfall")
-        if shortfall:
-            print(f"envforge: warning: {shortfall}", file=sys.stderr)
+    if not report.is_file():
+        return
+    data = json.loads(report.read_text(encoding="utf-8"))
+    shortfall = data.get("shortfall")
+    if shortfall:
+        print(f"envforge: warning: {shortfall}", file=sys.stderr)
+    for action, reason in ((data.get("mix") or {}).get("unreached") or {}).items():
+        print(f"envforge: warning: {action}: no task makes it: {reason}", file=sys.stderr)

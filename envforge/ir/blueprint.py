@@ -86,6 +86,13 @@ class FieldSpec(IRModel):
     """Value used when an insert effect does not set the field."""
     generator: ValueGenerator | None = None
     """How seed data is made; a sensible default is chosen from the type and name when omitted."""
+    phrase: str | None = Field(default=None, pattern=r"\{noun\}.*\{value\}|\{value\}.*\{noun\}")
+    """How a user names a row by this field in a request, with `{noun}` and `{value}`: `{noun} placed on {value}`,
+    `{value} {noun}` (a status), `{noun} shipped to {value}`. Omitted: made from the name and type where they read
+    well (dates named `<verb>_on`, statuses, cities, amounts), else the field does not name rows."""
+    noun: str | None = Field(default=None, min_length=1, max_length=60)
+    """What a user calls this field in a question, e.g. `shipping postal code` for `ship_postal_code`. Omitted:
+    the field name in words."""
 
 
 class EntitySpec(IRModel):
@@ -279,7 +286,7 @@ class ActionSpec(IRModel):
 
 
 class PolicySpec(IRModel):
-    """A business rule the agent is told and the runtime enforces.
+    """A business rule the agent is told, and that the runtime enforces or leaves to the agent.
 
     Scope it to `actions` (checked before effects, with the action's aliases and `args`), or to an
     `entity` (an invariant checked on every row of it the call inserted or changed, the row named by
@@ -295,9 +302,20 @@ class PolicySpec(IRModel):
     entity: Identifier | None = None
     """Entity whose rows must satisfy the rule after every write."""
     require: Expression
-    """Must hold, or the call is refused as a policy violation."""
+    """Must hold, or the call breaks the policy."""
     error: str
     """What the caller is told on a violation."""
+    kept_by: Literal["runtime", "agent"] = "runtime"
+    """Who keeps the rule. `runtime`: a call that breaks it is refused. `agent`: the back end accepts the
+    call, as many real ones do, and the agent must refuse it itself; tasks that hinge on such a rule are
+    where an agent learns judgement. Only rules scoped to `actions` can be left to the agent."""
+    instead: dict[Identifier, Expression] | None = None
+    """What the policy offers when a request breaks it: the same action with these arguments replaced
+    (`amount: "50"` for a cap, `visit_type: "'in_person'"` for an alternative), evaluated like `require`.
+    Tasks then ask for the broken request and accept the offer, and the right run makes the offered call."""
+    instead_action: Identifier | None = None
+    """With `instead`: the offer is another action (renew refused, so return the book), whose arguments
+    `instead` then gives in full, evaluated in the broken request's scope (`loan_id: args.loan_id`)."""
 
 
 class PersonaSpec(IRModel):

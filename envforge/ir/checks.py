@@ -380,6 +380,12 @@ class _Checker:
                     "a policy needs exactly one of 'actions' (checked before effects) or 'entity' (an invariant)",
                 )
             if policy.entity is not None:
+                if policy.kept_by == "agent" or policy.instead is not None:
+                    raise self.fail(
+                        path,
+                        f"policy '{policy.id}' is an entity invariant, which only the runtime can keep and which offers"
+                        " nothing instead; scope it to 'actions' or drop 'kept_by' and 'instead'",
+                    )
                 entity = self.entity(policy.entity, (*path, "entity"))
                 self.expression(policy.require, (*path, "require"), {entity.name: entity}, [])
                 continue
@@ -389,7 +395,30 @@ class _Checker:
                     hint = did_you_mean(name, actions) or f"; the actions are {_listed(actions)}"
                     raise self.fail((*path, "actions", action_index), f"unknown action '{name}'{hint}")
                 scope: dict[str, EntitySpec | None] = {b.name: self.entities[b.entity] for b in action.bind}
-                self.expression(policy.require, (*path, "require"), scope, [param.name for param in action.params])
+                params = [param.name for param in action.params]
+                self.expression(policy.require, (*path, "require"), scope, params)
+                offered = actions.get(policy.instead_action or name)
+                if offered is None:
+                    hint = did_you_mean(str(policy.instead_action), actions) or f"; the actions are {_listed(actions)}"
+                    raise self.fail((*path, "instead_action"), f"unknown action '{policy.instead_action}'{hint}")
+                if policy.instead_action is not None and policy.instead is None:
+                    raise self.fail(path, "'instead_action' needs 'instead' to give the offered action's arguments")
+                targets = [param.name for param in offered.params]
+                for argument, source in (policy.instead or {}).items():
+                    if argument not in targets:
+                        hint = did_you_mean(argument, targets) or f"; its parameters are {_listed(targets)}"
+                        raise self.fail(
+                            (*path, "instead", argument),
+                            f"action '{offered.name}' has no parameter '{argument}'{hint}",
+                        )
+                    self.expression(source, (*path, "instead", argument), scope, params)
+                if policy.instead_action is not None:
+                    missing = [p.name for p in offered.params if p.name not in (policy.instead or {})]
+                    if missing:
+                        raise self.fail(
+                            (*path, "instead"),
+                            f"the offered action '{offered.name}' also needs {_listed(missing)}; give each in 'instead'",
+                        )
 
     def check_personas(self) -> None:
         self.unique([persona.name for persona in self.blueprint.personas], ("personas",), "name", "persona")

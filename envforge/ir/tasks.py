@@ -32,6 +32,15 @@ class UserScenario(IRModel):
     never names internal keys."""
     hidden: dict[str, Any] = Field(default_factory=dict)
     """What the user reveals only when the agent asks for it."""
+    details: dict[str, Any] = Field(default_factory=dict)
+    """Details of the request the user holds back until the agent asks (a reason, the new address), by the
+    name the agent's tool gives them; the task cannot be done without them."""
+    which: dict[str, str] = Field(default_factory=dict)
+    """Rows the user names only when the agent asks which: entity -> how the user describes the row (`the Desk
+    Lamp from my order placed on March 3`). The request itself says only `one of my orders`."""
+    requests: list[str] = Field(default_factory=list)
+    """What the user wants, one clause per request in their own words (`cancel my order from March 3`),
+    without greeting or identity: what a simulated user restates when the agent drifts."""
 
 
 class Difficulty(IRModel):
@@ -161,6 +170,15 @@ class TaskSpec(IRModel):
     expected_answer: str | None = None
     difficulty: Difficulty
     verifier: VerifierSpec
+    policies: list[str] = Field(default_factory=list)
+    """Ids of the policies the task hinges on: the user asks for something one forbids, or one changes
+    the right action. Empty for tasks no policy decides."""
+    intent: str = ""
+    """What the task asks, for curricula and the report's diversity figures: `cancel_order`,
+    `cancel_order+add_address`, `ask:order.status`, `refuse:return_window+add_address`, `offer:store_credit_cap`."""
+    forbidden: list[ToolCall] = Field(default_factory=list)
+    """Calls the user asks for that a policy forbids: the request as asked, which the right run refuses or
+    replaces by what the policy offers. The gate checks that a run making one fails."""
 
 
 class Transcript(IRModel):

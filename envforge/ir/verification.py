@@ -145,6 +145,25 @@ class UIReplaySummary(IRModel):
     """The first page problems and failures, one line each."""
 
 
+class TaskMix(IRModel):
+    """What the accepted tasks ask for: coverage of actions and tools, and how varied the requests are."""
+
+    by_action: dict[str, int]
+    """WRITE action -> accepted tasks whose oracle makes it (0 for an action no task reaches)."""
+    by_tool: dict[str, int]
+    """Tool -> accepted tasks whose oracle calls it."""
+    unreached: dict[str, str] = Field(default_factory=dict)
+    """WRITE action no accepted task makes -> why (its attempts' most common refusal, or the gate's drops)."""
+    intents: dict[str, int]
+    """What a task asks (`cancel_order`, `ask:order.status`, `refuse:return_window+add_address`) -> tasks."""
+    request_shapes: int
+    """Distinct requests once greetings, the user's identity and every value are masked."""
+    policy_tasks: dict[str, int]
+    """`refuse` (a forbidden request next to an allowed one) and `offer` (a policy changes the action) -> tasks."""
+    asking_tasks: int
+    """Tasks the agent can only do by asking the user: a detail, or which row they mean, held back."""
+
+
 class ValidationReport(IRModel):
     """`report.json`: what was checked about a package and what came of it."""
 
@@ -171,3 +190,5 @@ class ValidationReport(IRModel):
     """App (web, phone) -> the tasks posed in it."""
     ui_replay: UIReplaySummary | None = None
     """Set by `envforge verify-ui`: the golden UI paths replayed in Chromium."""
+    mix: TaskMix | None = None
+    """What the accepted tasks ask for (coverage and diversity)."""

@@ -15,6 +15,7 @@ from envforge.ir.verification import (
     GateSummary,
     MutantClassRate,
     RolloutSummary,
+    TaskMix,
     UIAppSummary,
     UIReplaySummary,
     ValidationReport,
@@ -137,6 +138,8 @@ def _render_validation(report: ValidationReport) -> str:
                 for kind, rate in gate.by_class.items()
             ],
         ]
+    if report.mix is not None:
+        lines += ["", *_render_mix(report.mix, report.tasks_accepted)]
     if report.ui:
         lines += ["", "## UI tasks (golden paths proved over HTTP)", ""]
         for app, ui in report.ui.items():
@@ -147,6 +150,32 @@ def _render_validation(report: ValidationReport) -> str:
     if report.rollouts is not None:
         lines += ["", *_render_rollouts(report.rollouts)]
     return "\n".join(lines) + "\n"
+
+
+def _render_mix(mix: TaskMix, accepted: int) -> list[str]:
+    policy = sum(mix.policy_tasks.values())
+    lines = [
+        "## What the tasks ask",
+        "",
+        f"- Request shapes: {mix.request_shapes} distinct of {accepted} tasks; {len(mix.intents)} intents",
+        f"- Hinging on a policy: {policy} ({_percent(policy, accepted)}): "
+        + (", ".join(f"{kind} {count}" for kind, count in mix.policy_tasks.items()) or "none"),
+        f"- The agent must ask the user: {mix.asking_tasks} ({_percent(mix.asking_tasks, accepted)})",
+        *[f"- warning: no task makes `{action}`: {reason}" for action, reason in mix.unreached.items()],
+        "",
+        "| tool | tasks |",
+        "|---|---:|",
+        *[f"| {tool} | {count} |" for tool, count in mix.by_tool.items()],
+        "",
+        "| intent | tasks | share |",
+        "|---|---:|---:|",
+        *[f"| {intent} | {count} | {_percent(count, accepted)} |" for intent, count in mix.intents.items()],
+    ]
+    return lines
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "0%"
 
 
 def _render_ui_replay(replay: UIReplaySummary) -> list[str]:

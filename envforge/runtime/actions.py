@@ -43,6 +43,10 @@ class Check:
     require: CompiledExpression
     error: str
     policy: str | None = None
+    instead: tuple[tuple[str, CompiledExpression], ...] = ()
+    """For a policy: the arguments it offers in place of a request that breaks it."""
+    instead_action: str | None = None
+    """For a policy whose offer is another action: its name (`instead` then gives all its arguments)."""
 
 
 @dataclass(frozen=True)
@@ -51,10 +55,13 @@ class CompiledAction:
     bindings: tuple[Binding, ...]
     preconditions: tuple[Check, ...]
     policies: tuple[Check, ...]
+    """Rules the runtime keeps: a call that breaks one is refused."""
     effects: tuple[EffectSpec, ...]
     returns: tuple[tuple[str, EntityRuntime], ...]
     owned: tuple[tuple[str, OwnerQuery], ...] = ()
     """Arguments naming a row that must belong to the person served: (argument, its entity's owner query)."""
+    kept_by_agent: tuple[Check, ...] = ()
+    """Rules left to the agent: the call goes through, and only `ActionRunner.breaches` names them."""
 
 
 def compile_actions(env: Environment) -> dict[str, CompiledAction]:
@@ -90,11 +97,20 @@ def _compile(env: Environment, action: ActionSpec) -> CompiledAction:
         for param in action.params
         if param.ref is not None and param.ref in owners and not param.any_owner
     )
-    policies = tuple(
-        Check(compile_expression(policy.require), policy.error, policy.id)
+    scoped = [
+        Check(
+            compile_expression(policy.require),
+            policy.error,
+            policy.id,
+            tuple((name, compile_expression(source)) for name, source in (policy.instead or {}).items()),
+            policy.instead_action,
+        )
         for policy in env.blueprint.policies
         if action.name in (policy.actions or [])
-    )
+    ]
+    kept = {policy.id for policy in env.blueprint.policies if policy.kept_by == "agent"}
+    policies = tuple(check for check in scoped if check.policy not in kept)
+    kept_by_agent = tuple(check for check in scoped if check.policy in kept)
     return CompiledAction(
         name=action.name,
         bindings=tuple(bindings),
@@ -103,6 +119,7 @@ def _compile(env: Environment, action: ActionSpec) -> CompiledAction:
         effects=tuple(action.effects),
         returns=tuple((alias, aliases[alias]) for alias in action.returns),
         owned=owned,
+        kept_by_agent=kept_by_agent,
     )
 
 
@@ -161,6 +178,31 @@ class ActionRunner:
         if row is None and not binding.optional:
             raise ToolError("not_found", missing, field=binding.key_param)
         return row
+
+    def _scope(self, action: CompiledAction, arguments: dict[str, Any]) -> Scope:
+        scope: Scope = {"args": arguments, "now": self.clock, "today": self.today}
+        for binding in action.bindings:
+            scope[binding.alias] = self._bind(binding, scope)
+        return scope
+
+    def breaches(self, action: CompiledAction, arguments: dict[str, Any]) -> list[str]:
+        """Ids of the rules left to the agent that the call would break on the current state; writes nothing.
+        Raises ToolError when the call cannot bind its rows."""
+        scope = self._scope(action, arguments)
+        return [str(check.policy) for check in action.kept_by_agent if not self._evaluate(check.require, scope)]
+
+    def offer(self, action: CompiledAction, arguments: dict[str, Any]) -> tuple[str, str, dict[str, Any]] | None:
+        """The first broken policy (of either keeper) that offers something instead: its id, the offered action
+        and its arguments; None when no such policy is broken. Writes nothing; raises ToolError when rows
+        cannot bind."""
+        scope = self._scope(action, arguments)
+        for check in (*action.policies, *action.kept_by_agent):
+            if check.instead and not self._evaluate(check.require, scope):
+                given = {name: self._evaluate(source, scope) for name, source in check.instead}
+                if check.instead_action is not None:
+                    return str(check.policy), check.instead_action, given
+                return str(check.policy), action.name, {**arguments, **given}
+        return None
 
     def run(self, action: CompiledAction, arguments: dict[str, Any]) -> dict[str, Any]:
         scope: Scope = {"args": arguments, "now": self.clock, "today": self.today}

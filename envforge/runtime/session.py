@@ -79,6 +79,31 @@ class Session:
                 "internal_error", "the tool failed unexpectedly; the state is unchanged", tool=tool
             ).to_dict()
 
+    def breaches(self, tool: str, arguments: dict[str, Any]) -> list[str]:
+        """Ids of the policies left to the agent (`kept_by: agent`) that calling `tool` with `arguments` would
+        break now. The runtime lets such a call through; task synthesis and checks ask here. Empty for reads
+        and for calls that cannot bind their rows."""
+        runner = self.dispatcher.actions
+        action = runner.actions.get(tool)
+        if action is None or not action.kept_by_agent:
+            return []
+        try:
+            return runner.breaches(action, arguments)
+        except ToolError:
+            return []
+
+    def offer(self, tool: str, arguments: dict[str, Any]) -> tuple[str, str, dict[str, Any]] | None:
+        """When calling `tool` would break a policy that offers something instead (`instead:` in the blueprint):
+        the policy's id, the offered tool and its arguments. None otherwise, and for calls that cannot bind."""
+        runner = self.dispatcher.actions
+        action = runner.actions.get(tool)
+        if action is None:
+            return None
+        try:
+            return runner.offer(action, arguments)
+        except ToolError:
+            return None
+
     def drop_history(self) -> None:
         """Stop keeping a history, e.g. to trace the SQL a call issues as it would run on the package's state.
         A reset then reloads the template."""

@@ -26,7 +26,7 @@ class UserSimulator(Protocol):
     """Plays the task's user. Replies only; whether the episode is over is the harness's decision."""
 
     version: str
-    """Stamped into every trajectory, e.g. `scripted-1` or `persona-1+Qwen/Qwen3-8B`."""
+    """Stamped into every trajectory, e.g. `scripted-2` or `persona-2+Qwen/Qwen3-8B`."""
 
     def opener(self, task: TaskSpec) -> str:
         """The first user message."""

@@ -64,7 +64,11 @@ def _is_greeting(sentence: str) -> bool:
 
 
 def goal_of(task: TaskSpec) -> Goal:
-    """The request of a task. Falls back to the instruction's last sentence when nothing else is left."""
+    """The request of a task: the scenario's request clauses where the task has them; else taken out of the
+    instruction, falling back to its last sentence when nothing else is left."""
+    requests = tuple(task.scenario.requests)
+    if requests:
+        return Goal(actions=(), questions=requests) if task.kind == "read" else Goal(actions=requests, questions=())
     # "my email is x": a sentence that states who the user is. A bare known value is no sign of one, since a
     # request may name the user's own first name ("passenger: my passenger (first name: Samuel)").
     stated = [f" is {text}".lower() for value in task.scenario.known.values() for text in values(value)]

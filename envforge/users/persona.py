@@ -20,7 +20,7 @@ from envforge.users.scripted import ScriptedUser
 
 log = logging.getLogger(__name__)
 
-VERSION = "persona-1"
+VERSION = "persona-2"
 
 _THINKING = re.compile(r"<think>.*?(?:</think>|$)", re.DOTALL)
 _SPEAKER = re.compile(r"^\s*(?:user|customer|me)\s*:\s*", re.IGNORECASE)
@@ -116,9 +116,14 @@ class PersonaUser:
             f"What you want: {goal_of(task).render() or task.instruction}",
             f'You already sent your first message: "{task.instruction}"',
             f"Say whenever it helps:\n{_facts(task.scenario.known)}",
-            f"Say only when asked for that item:\n{_facts(task.scenario.hidden)}",
+            f"Say only when asked for that item:\n{_facts({**task.scenario.hidden, **task.scenario.details})}",
             _RULES,
         ]
+        if task.scenario.which:
+            which = "\n".join(
+                f"- the {entity.replace('_', ' ')}: {text}" for entity, text in task.scenario.which.items()
+            )
+            parts.insert(-1, f"Which one you mean, said only when the agent asks which:\n{which}")
         # The user can see their own account; the model cannot, so the harness's state check stands in.
         if task.kind != "read":
             parts.append(

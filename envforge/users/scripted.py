@@ -20,7 +20,7 @@ from envforge.users.fields import (
 from envforge.users.goal import goal_of
 from envforge.users.guard import normalize, repeats
 
-VERSION = "scripted-1"
+VERSION = "scripted-2"
 
 _LABELS = {"phone": "phone number", "record_ids": "reference", "zip": "zip code"}
 _NAME_FIELDS = ("first_name", "last_name")
@@ -104,8 +104,29 @@ def _info(task: TaskSpec, message: str) -> str:
         texts = values(value)
         if texts:
             facts.append(f"my {_label(field)} is {', '.join(texts)}")
+    facts += _details(task, message)
     facts = list(dict.fromkeys(facts))
     return " and ".join([", ".join(facts[:-1]), facts[-1]] if len(facts) > 2 else facts)
+
+
+def _details(task: TaskSpec, message: str) -> list[str]:
+    """What the user held back about the request, for the parts the message asks about: which row they mean
+    (asked by its noun: "which order?"), and details by name ("what is the reason?")."""
+    scenario = task.scenario
+    facts = [
+        f"I mean {scenario.which[entity]}"
+        for entity in scenario.which
+        if asked_fields(message, [entity, entity.rsplit("_", 1)[-1]])
+    ]
+    for name in asked_fields(message, [*scenario.details, *(n.removeprefix("new_") for n in scenario.details)]):
+        key = name if name in scenario.details else f"new_{name}"
+        if key not in scenario.details:
+            continue
+        texts = values(scenario.details[key])
+        if texts:
+            owner = "my new" if key.startswith("new_") else "the"
+            facts.append(f"{owner} {_label(key.removeprefix('new_'))} is {', '.join(texts)}")
+    return facts
 
 
 def _offer(task: TaskSpec, missing: Sequence[str]) -> str:
@@ -171,7 +192,8 @@ class ScriptedUser:
         if info:
             text = _choose(_INFO, variant, info=info)
             parts.append(text[:1].upper() + text[1:])
-        scenario_fields = [*task.scenario.hidden, *task.scenario.known]
+        scenario = task.scenario
+        scenario_fields = [*scenario.hidden, *scenario.known, *scenario.details, *scenario.which]
         missing = missing_fields(message, scenario_fields)
         if missing:
             parts.append(_choose(_MISSING, variant, fields=" or ".join(_label(field) for field in missing)))

@@ -46,9 +46,9 @@ def test_each_size_has_a_verify_and_a_gate_row_beside_its_baseline(rows: dict[st
 def test_the_reloading_session_resets_to_the_template_with_an_empty_history() -> None:
     domain = build_domain(SHOWCASE, 300, 0)
     env = domain.env
-    tasks, _ = synthesize_tasks(
+    tasks = synthesize_tasks(
         env.blueprint, domain.ontology, env.toolgraph, env.template, set(env.tools), count=4, seed=0
-    )
+    ).tasks
     task = next(task for task in tasks if task.kind != "read")
     session = ReloadingSession(env, task.scenario.person)
     for call in task.oracle:
@@ -62,9 +62,9 @@ def test_the_reloading_session_resets_to_the_template_with_an_empty_history() ->
 def test_the_diffing_baseline_verifier_judges_as_the_shipped_one() -> None:
     domain = build_domain(SHOWCASE, 300, 0)
     env = domain.env
-    tasks, _ = synthesize_tasks(
+    tasks = synthesize_tasks(
         env.blueprint, domain.ontology, env.toolgraph, env.template, set(env.tools), count=4, seed=0
-    )
+    ).tasks
     task = next(task for task in tasks if task.kind != "read")
     shipped = load_verifier(render_verifier(task), task.id)
     session = golden_session(env, task)

@@ -251,7 +251,7 @@ def test_an_expression_that_does_not_parse_says_what_expressions_may_use(tmp_pat
     text = edit("require: args.quantity <= 10", "require: args.quantity <=")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "require: args.quantity <=")
-    assert error.path == "policies[2].require"
+    assert error.path == "policies[3].require"
     assert error.detail.startswith("cannot parse 'args.quantity <=': invalid syntax; expressions use bound rows")
 
 
@@ -306,7 +306,7 @@ def test_an_entity_policy_on_an_unknown_field_suggests_the_closest_field(tmp_pat
     text = edit("require: payment.refunded_total <= payment.amount", "require: payment.refunded_totl <= payment.amount")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "payment.refunded_totl")
-    assert error.path == "policies[3].require"
+    assert error.path == "policies[4].require"
     assert error.detail == "entity 'payment' has no field 'refunded_totl'; did you mean 'refunded_total'?"
 
 
@@ -314,16 +314,16 @@ def test_an_entity_policy_reading_args_says_it_has_no_arguments(tmp_path: Path) 
     text = edit("require: payment.refunded_total <= payment.amount", "require: args.limit <= payment.amount")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "args.limit")
-    assert error.path == "policies[3].require"
+    assert error.path == "policies[4].require"
     assert error.detail.startswith("no argument 'args.limit'; there are no arguments here")
 
 
 def test_a_policy_naming_an_unknown_action_suggests_the_closest_action(tmp_path: Path) -> None:
-    text = edit("actions: [grant_store_credit]", "actions: [grant_store_credits]")
+    text = edit("actions: [request_return]", "actions: [request_returns]")
     error = load_error(tmp_path, text)
-    assert error.line == line_of(text, "grant_store_credits")
-    assert error.path == "policies[1].actions[0]"
-    assert error.detail == "unknown action 'grant_store_credits'; did you mean 'grant_store_credit'?"
+    assert error.line == line_of(text, "request_returns")
+    assert error.path == "policies[0].actions[0]"
+    assert error.detail == "unknown action 'request_returns'; did you mean 'request_return'?"
 
 
 # --- seeding ---------------------------------------------------------------------------------

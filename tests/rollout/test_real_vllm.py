@@ -43,7 +43,7 @@ def test_validate_against_real_vllm_records_classifies_and_replays(
     assert len(trajectories) == summary["episodes"] == 6
     assert summary["failures_by_class"].get("infrastructure", 0) == 0
     for trajectory in trajectories:
-        assert trajectory.model == "smollm2" and trajectory.simulator == "scripted-1"
+        assert trajectory.model == "smollm2" and trajectory.simulator == "scripted-2"
         assert trajectory.verdict is not None
         assert (trajectory.failure is None) == trajectory.verdict.passed
         if trajectory.failure is not None:
@@ -81,7 +81,7 @@ def test_the_persona_simulator_played_by_a_real_model_conforms(
     assert result.returncode == 0, result.stderr
     package_tasks = {json.loads(line)["id"]: line for line in (showcase_copy / "tasks.jsonl").read_text().splitlines()}
     for trajectory in load_trajectories(out):
-        assert trajectory.simulator == "persona-1+smollm2"
+        assert trajectory.simulator == "persona-2+smollm2"
         task = TaskSpec.model_validate_json(package_tasks[trajectory.task_id])
         turns: list[Turn] = []
         for message in trajectory.messages[1:]:

@@ -83,9 +83,9 @@ def test_changing_a_quantity_moves_the_order_total_and_the_stock(retail_env: Env
 
 def _bad_calls(session: Session) -> list[tuple[str, dict[str, Any], str]]:
     delivered = first(session, "list_orders", status="delivered")
-    standard = first(session, "list_customers", loyalty_tier="standard")
     gold = first(session, "list_customers", loyalty_tier="gold")
     taken = first(session, "list_customers")["email"]
+    pending_item = _pending_item(session)
     item = first(session, "list_order_items", status="ordered")
     return [
         ("get_order", {"order_id": 42}, "invalid_arguments"),
@@ -96,8 +96,7 @@ def _bad_calls(session: Session) -> list[tuple[str, dict[str, Any], str]]:
         ("get_order", {"order_id": '\'; DROP TABLE "order"; --'}, "not_found"),
         ("cancel_order", {"order_id": delivered["order_id"], "reason": "other"}, "precondition_failed"),
         ("cancel_order", {"order_id": delivered["order_id"], "reason": "bored"}, "invalid_arguments"),
-        ("grant_store_credit", {"customer_id": standard["customer_id"], "amount": 10}, "policy_violation"),
-        ("grant_store_credit", {"customer_id": gold["customer_id"], "amount": 75}, "policy_violation"),
+        ("change_item_quantity", {"item_id": pending_item["item_id"], "quantity": 11}, "policy_violation"),
         ("grant_store_credit", {"customer_id": gold["customer_id"], "amount": "ten"}, "invalid_arguments"),
         ("change_item_quantity", {"item_id": item["item_id"], "quantity": 0}, "invalid_arguments"),
         ("update_email", {"customer_id": gold["customer_id"], "email": taken}, "constraint_violation"),
@@ -121,13 +120,45 @@ def test_every_bad_call_is_a_structured_error_that_leaves_the_state_byte_identic
         assert session.snapshot() == before, (tool, arguments)
 
 
-def test_a_policy_violation_names_the_policy(retail_env: Environment) -> None:
+def _pending_item(session: Session) -> dict[str, Any]:
+    pending = session.call("list_orders", {"status": "pending", "limit": 100})["items"]
+    return next(
+        item
+        for order in pending
+        for item in session.call("list_order_items", {"order_id": order["order_id"], "limit": 100})["items"]
+        if item["status"] == "ordered"
+    )
+
+
+def test_a_policy_the_runtime_keeps_refuses_the_call_and_names_itself(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    item = _pending_item(session)
+    with pytest.raises(ToolError) as caught:
+        session.call("change_item_quantity", {"item_id": item["item_id"], "quantity": 11})
+    assert caught.value.code == "policy_violation"
+    assert caught.value.policy == "max_quantity"
+    assert session.offer("change_item_quantity", {"item_id": item["item_id"], "quantity": 11}) == (
+        "max_quantity",
+        "change_item_quantity",
+        {"item_id": item["item_id"], "quantity": 10},
+    )
+
+
+def test_a_policy_left_to_the_agent_lets_the_call_through_and_only_breaches_names_it(retail_env: Environment) -> None:
     session = Session(retail_env)
     standard = first(session, "list_customers", loyalty_tier="standard")
-    with pytest.raises(ToolError) as caught:
-        session.call("grant_store_credit", {"customer_id": standard["customer_id"], "amount": 10})
-    assert caught.value.code == "policy_violation"
-    assert caught.value.policy == "store_credit_cap"
+    gold = first(session, "list_customers", loyalty_tier="gold")
+    asked = {"customer_id": standard["customer_id"], "amount": 75}
+    assert session.breaches("grant_store_credit", asked) == ["store_credit_tiers", "store_credit_cap"]
+    assert session.offer("grant_store_credit", asked) == (
+        "store_credit_cap",
+        "grant_store_credit",
+        {**asked, "amount": 50},
+    )
+    assert session.breaches("grant_store_credit", {"customer_id": gold["customer_id"], "amount": 20}) == []
+    result = session.call("grant_store_credit", asked)
+    assert result["customer"]["store_credit"] == pytest.approx(standard["store_credit"] + 75)
+    assert session.breaches("get_customer", {"customer_id": gold["customer_id"]}) == []
 
 
 def test_sql_metacharacters_are_data_not_sql(retail_env: Environment) -> None:

@@ -83,12 +83,13 @@ def asking(field: str) -> str:
 
 def asks_hidden(task: TaskSpec) -> list[Step]:
     """Identity first, then each hidden field one by one, with traps that must reveal nothing."""
+    email = ["email"] if "email" in task.scenario.hidden else []
     steps = [
-        step("Hello! Happy to help. Can you confirm your email address?"),
+        step("Hello! Happy to help. Can you confirm your email address?", *email),
         step("What is your number?"),
         step("Have you tried our mobile app? I no longer need your phone number, by the way."),
     ]
-    steps += [step(asking(field), field) for field in task.scenario.hidden]
+    steps += [step(asking(field), field) for field in task.scenario.hidden if field not in email]
     if len(task.scenario.hidden) > 1:
         fields = list(task.scenario.hidden)
         steps.append(step(f"{asking(fields[0])} {asking(fields[-1])}", fields[0], fields[-1]))

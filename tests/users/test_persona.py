@@ -111,7 +111,7 @@ def test_the_model_sees_the_agent_as_user_and_itself_as_assistant() -> None:
 
 
 def test_the_version_names_the_model() -> None:
-    assert PersonaUser(replay_client(Path("unused")), RETAIL_PERSONAS).version == f"persona-1+{MODEL}"
+    assert PersonaUser(replay_client(Path("unused")), RETAIL_PERSONAS).version == f"persona-2+{MODEL}"
 
 
 def test_interventions_are_told_apart_by_episode(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ def answer(agent: str, *, writes_done: bool = False, sample: int = 0, before: tu
 
 def test_the_opener_is_the_instruction_verbatim() -> None:
     assert ScriptedUser().opener(RETAIL_TASK) == OPENER
-    assert ScriptedUser.version == "scripted-1"
+    assert ScriptedUser.version == "scripted-2"
 
 
 def test_the_same_inputs_give_the_same_reply() -> None:
@@ -107,4 +107,41 @@ def test_simulators_offer_no_way_to_end_an_episode(tmp_path: Path) -> None:
     members = {name for name in vars(UserSimulator) if not name.startswith("_")} | set(UserSimulator.__annotations__)
     assert members == {"version", "opener", "reply"}
     simulators: list[UserSimulator] = [ScriptedUser(), PersonaUser(replay_client(tmp_path), RETAIL_PERSONAS)]
-    assert [simulator.version for simulator in simulators] == ["scripted-1", "persona-1+Qwen/Qwen3-8B"]
+    assert [simulator.version for simulator in simulators] == ["scripted-2", "persona-2+Qwen/Qwen3-8B"]
+
+
+HELD_BACK = RETAIL_TASK.model_copy(
+    update={
+        "instruction": "Hi. This is Jennifer Rivera, and my email is cassandrajones@example.net. Please cancel one"
+        " of my orders.",
+        "scenario": RETAIL_TASK.scenario.model_copy(
+            update={
+                "details": {"reason": "changed mind", "new_email": "jr@example.org"},
+                "which": {"order": "my order placed on January 27"},
+                "requests": ["cancel one of my orders"],
+            }
+        ),
+    }
+)
+
+
+def held_back(agent: str) -> str:
+    turns = [Turn("user", HELD_BACK.instruction), Turn("agent", agent)]
+    return ScriptedUser().respond(HELD_BACK, turns, writes_done=False)
+
+
+def test_which_row_the_user_means_is_said_only_when_the_agent_asks_which() -> None:
+    assert "January 27" in held_back("Which order would you like to cancel?")
+    assert "I mean my order placed on January 27" in held_back("I see several orders; which one do you mean?")
+    assert "January 27" not in held_back("Let me check that for you.")
+
+
+def test_request_details_are_given_only_when_asked_by_name() -> None:
+    assert "the reason is changed mind" in held_back("May I ask the reason for the cancellation?")
+    assert "my new email is jr@example.org" in held_back("What new email address should I set?")
+    said = held_back("Let me check that for you.")
+    assert "changed mind" not in said and "jr@example.org" not in said
+
+
+def test_the_goal_is_restated_from_the_scenarios_requests() -> None:
+    assert held_back("Let me check that for you.").endswith("cancel one of my orders?")

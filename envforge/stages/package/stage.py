@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from envforge import __version__
 from envforge.package import EnvManifest, assemble
+from envforge.package.mix import build_mix
 from envforge.package.report import build_report, ui_summary
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
@@ -14,7 +15,7 @@ from envforge.stages.package.artifact import PackageArtifact
 from envforge.stages.package.policy import render_policy
 from envforge.stages.review.artifact import ReviewArtifact
 from envforge.stages.state.artifact import StateArtifact
-from envforge.stages.tasks.artifact import dump_jsonl
+from envforge.stages.tasks.artifact import TaskSetArtifact, dump_jsonl
 from envforge.stages.toolgraph.artifact import ToolGraphArtifact
 from envforge.stages.tooltests.artifact import ToolTestArtifact
 from envforge.stages.uitasks.artifact import UITasksArtifact
@@ -38,6 +39,7 @@ class PackageInputs(StageInputs):
     review: ReviewArtifact
     apps: AppsArtifact
     uitasks: UITasksArtifact
+    tasks: TaskSetArtifact
 
 
 def build(inputs: PackageInputs, config: GenerateConfig) -> PackageArtifact:
@@ -62,7 +64,8 @@ def build(inputs: PackageInputs, config: GenerateConfig) -> PackageArtifact:
         **uitasks.to_files(),
     }
     report = build_report(spec.env_id, config.tasks, tools_report, reviewed.results, reviewed.accepted)
-    report = report.model_copy(update={"ui": ui_summary(uitasks.tasks, uitasks.dropped)})
+    mix = build_mix(reviewed.accepted, inputs.toolgraph.toolgraph, inputs.tasks.unreached, spec.clock.date())
+    report = report.model_copy(update={"ui": ui_summary(uitasks.tasks, uitasks.dropped), "mix": mix})
     tools = inputs.toolgraph.toolgraph.tools
     manifest = EnvManifest(
         env_id=spec.env_id,
@@ -95,4 +98,4 @@ def build(inputs: PackageInputs, config: GenerateConfig) -> PackageArtifact:
 
 # 2: report.json carries the rollouts section (null until `envforge validate` fills it). 3: apps/.
 # 4: UI tasks (apps/ui_tasks.jsonl, the report's ui section). 5: from the review stage; synthesis.json.
-STAGE = declare_stage("package", 5, build, config_fields=("rows", "seed", "tasks"))
+STAGE = declare_stage("package", 6, build, config_fields=("rows", "seed", "tasks"))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Self
 
+from pydantic import Field
+
 from envforge.files import dump_json
 from envforge.ir.tasks import TaskSpec
 from envforge.pipeline.artifacts import Artifact
@@ -27,15 +29,22 @@ class TaskSetArtifact(Artifact):
     requested: int
     found: dict[str, int]
     """Drafts of each kind found before choosing."""
+    unreached: dict[str, str] = Field(default_factory=dict)
+    """WRITE actions no candidate task uses -> why their attempts failed (the most common refusal)."""
     tasks: list[TaskSpec]
 
     def to_files(self) -> dict[str, bytes]:
         return {
             "tasks.jsonl": dump_jsonl(self.tasks),
-            "tasks.json": dump_json({"requested": self.requested, "found": self.found}),
+            "tasks.json": dump_json({"requested": self.requested, "found": self.found, "unreached": self.unreached}),
         }
 
     @classmethod
     def from_files(cls, files: dict[str, bytes]) -> Self:
         meta = json.loads(files["tasks.json"])
-        return cls(requested=meta["requested"], found=meta["found"], tasks=load_jsonl(files["tasks.jsonl"]))
+        return cls(
+            requested=meta["requested"],
+            found=meta["found"],
+            unreached=meta.get("unreached", {}),
+            tasks=load_jsonl(files["tasks.jsonl"]),
+        )

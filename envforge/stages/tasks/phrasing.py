@@ -1,66 +1,150 @@
-"""What the user says: persona-aware, varied wording that names rows by what a user would know."""
+"""What the user says: rows named the way people name them, requests and questions in the persona's voice."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
-from envforge.ir.blueprint import ActionSpec, PersonaSpec
+from envforge.ir.blueprint import ActionSpec, FieldSpec, IncrementEffect, InsertEffect, PersonaSpec
 from envforge.ir.naming import split_action_name
-from envforge.text import humanize, show
+from envforge.ir.ontology import Ontology
+from envforge.stages.tasks import wording
+from envforge.stages.tasks.world import Description
 
-_OPENERS = {
-    "terse": ["", "Quick one.", "Need help."],
-    "impatient": ["I need this sorted now.", "Please be quick.", ""],
-    "polite": [
-        "Hello, I hope you can help me.",
-        "Good morning, could you help me please?",
-        "Hi there, thank you for your help.",
-    ],
-    "default": ["Hi.", "Hello.", "Hi there."],
-}
-_REQUESTS = ["Please {request}.", "Can you {request}?", "I'd like you to {request}.", "I want to {request}."]
-_QUESTIONS = ["{direct}?", "Could you tell me {indirect}?", "I'd like to know {indirect}."]
+_LATEST = ("most recent", "latest", "newest")
+_EARLIEST = ("oldest", "earliest", "first")
+_LINKS = ("from", "on", "in")
 
 
-def _style(persona: PersonaSpec) -> str:
-    traits = " ".join(persona.traits).lower()
-    return next((style for style in ("terse", "impatient", "polite") if style in traits), "default")
+@dataclass(frozen=True)
+class Detail:
+    """One argument of a request that is not a row: its parameter, value and type."""
+
+    name: str
+    value: Any
+    kind: str
+    new: bool
+    """The value replaces a stored one (`the new email`), rather than describing something added."""
+
+
+class Phraser:
+    """Turns descriptions and requests into sentences; every choice comes from the caller's seeded RNG."""
+
+    def __init__(self, ontology: Ontology, clock: date) -> None:
+        self.ontology = ontology
+        self.clock = clock
+        self.fields: dict[tuple[str, str], FieldSpec] = {
+            (entity.name, field.name): field for entity in ontology.entities for field in entity.fields
+        }
+        self.person_fields = {field.name for field in ontology.entity(ontology.person).fields}
+
+    def noun(self, entity: str, parent: str | None = None) -> str:
+        """`order item`, or `item` under its order (the sentence already says which order)."""
+        noun = wording.words(entity)
+        if parent is not None and noun.startswith(wording.words(parent) + " "):
+            return noun.removeprefix(wording.words(parent) + " ")
+        return noun
+
+    def value(self, value: Any, kind: str, rng: random.Random) -> str:
+        return wording.spoken(value, kind, self.clock, rng)
+
+    def row(self, description: Description, rng: random.Random, *, owned: bool) -> str:
+        """`the Desk Lamp from my order placed on March 3`, `my most recent booking`, `order ORD-123456`."""
+        noun = self.noun(description.entity, description.parent.entity if description.parent else description.under)
+        if description.uses_key:
+            text = f"{noun} {description.fields[0][1]}"
+            return (
+                text
+                if description.parent is None
+                else f"{text} {rng.choice(_LINKS)} {self.row(description.parent, rng, owned=owned)}"
+            )
+        labels = [value for name, value in description.fields if "->" in name]
+        phrase = str(labels[0]) if labels else noun
+        nested = description.parent is not None or description.under is not None
+        determiner = "the" if labels or not owned or nested else "my"
+        for name, value in description.fields:
+            if "->" in name:
+                continue
+            if name.startswith(("latest:", "earliest:")):
+                phrase = f"{rng.choice(_LATEST if name.startswith('latest:') else _EARLIEST)} {phrase}"
+                determiner = "my" if owned and description.parent is None else "the"
+                continue
+            spec = self.fields[(description.entity, name)]
+            template = wording.field_phrase(spec) or "{noun} with {value}"
+            phrase = template.format(noun=phrase, value=self.value(value, spec.type, rng))
+        text = f"{determiner} {phrase}"
+        if description.parent is None:
+            return text
+        parent = self.row(description.parent, rng, owned=owned)
+        link = "for" if description.one_to_one and not description.fields else rng.choice(_LINKS[:2])
+        return f"{text} {link} {parent}"
+
+    def action_clause(self, action: ActionSpec, target: str | None, target_entity: str | None) -> str:
+        """`cancel my order placed on March 3`, `add an address to my account`, `change the quantity of the Desk
+        Lamp from my order ...`, `request a return for the Desk Lamp ...`, `update my email`."""
+        verb, rest = split_action_name(action.name)
+        noun = wording.words(rest)
+        inserts = any(isinstance(effect, InsertEffect) and effect.insert == action.entity for effect in action.effects)
+        if target is None:
+            if any(
+                isinstance(effect, IncrementEffect) and effect.increment.endswith(f".{rest}")
+                for effect in action.effects
+            ):
+                return f"{verb} me {noun}"
+            if rest in self.person_fields:
+                return f"{verb} my {noun}"
+            return f"{verb} {wording.article(noun)} to my account" if inserts else f"{verb} {noun} for my account"
+        if target_entity is not None and noun == self.noun(target_entity):
+            return f"{verb} {target}"
+        # `change_item_quantity` on an order item: the quantity *of* the item.
+        entity_words = set(self.noun(target_entity or "").split())
+        attribute = " ".join(word for word in noun.split() if word not in entity_words)
+        if not attribute and target_entity == action.entity:
+            return f"{verb} {target}"
+        if not inserts and target_entity == action.entity:
+            return f"{verb} the {attribute} of {target}"
+        return f"{verb} {wording.article(noun) if inserts else 'the ' + noun} for {target}"
+
+    def detail_sentence(self, detail: Detail, rng: random.Random) -> str:
+        noun = wording.words(detail.name)
+        value = self.value(detail.value, detail.kind, rng)
+        forms = wording.NEW_DETAIL_SENTENCES if detail.new else wording.DETAIL_SENTENCES
+        return wording.capital(rng.choice(forms).format(noun=noun, value=value))
+
+    def request(self, clause: str, details: list[Detail], asked: bool, rng: random.Random) -> str:
+        """One request as sentences: the ask, then the details the user states, then (when some are held back)
+        an offer to give them."""
+        sentences = [rng.choice(wording.REQUESTS).format(request=clause)]
+        sentences += [self.detail_sentence(detail, rng) for detail in details]
+        if asked:
+            hint = rng.choice(wording.ASK_HINTS)
+            if hint:
+                sentences.append(hint)
+        return " ".join(sentences)
 
 
 def opener(persona: PersonaSpec, identity: dict[str, Any], rng: random.Random) -> str:
-    """Greeting plus who the user is (only fields the persona knows)."""
-    greeting = rng.choice(_OPENERS[_style(persona)])
-    if "first_name" in identity and "last_name" in identity:
-        who = f"This is {identity['first_name']} {identity['last_name']}"
-    else:
-        who = "This is me"
+    """Greeting plus who the user is (only what the persona states)."""
+    greeting = rng.choice(wording.OPENERS[wording.style(persona.traits)])
+    names = [str(identity[name]) for name in ("first_name", "last_name") if name in identity]
     rest = [
-        f"my {humanize(name)} is {value}" for name, value in identity.items() if name not in ("first_name", "last_name")
+        f"my {wording.words(name)} is {value}"
+        for name, value in identity.items()
+        if name not in ("first_name", "last_name")
     ]
-    sentence = who + (", " + " and ".join(rest) if rest else "") + "."
+    if names:
+        who = rng.choice(["This is {name}", "My name is {name}", "I'm {name}"]).format(name=" ".join(names))
+        sentence = who + (", and " + " and ".join(rest) if rest else "") + "."
+    elif rest:
+        sentence = wording.capital(" and ".join(rest)) + "."
+    else:
+        sentence = ""
     return " ".join(part for part in (greeting, sentence) if part)
 
 
-def request_phrase(action: ActionSpec, target: str, extras: dict[str, Any]) -> str:
-    """`cancel_order` on "my order (...)" -> "cancel my order (...), reason: changed mind"."""
-    verb, rest = split_action_name(action.name)
-    noun = humanize(rest)
-    phrase = f"{verb} {target}" if noun and noun in target else f"{verb} {noun} for {target}".replace("  ", " ")
-    details = [f"{humanize(name)}: {show(value)}" for name, value in extras.items()]
-    return phrase + (" with " + ", ".join(details) if details else "")
-
-
-def request(persona: PersonaSpec, identity: dict[str, Any], phrases: list[str], rng: random.Random) -> str:
-    body = ". Also, ".join(phrases)
-    return f"{opener(persona, identity, rng)} {rng.choice(_REQUESTS).format(request=body)}"
-
-
-def question(persona: PersonaSpec, identity: dict[str, Any], question_text: str, rng: random.Random) -> str:
-    template = rng.choice(_QUESTIONS)
-    # "what is the status of X" asked directly, or "what the status of X is" inside a sentence.
-    indirect = question_text
-    if question_text.startswith("what is the "):
-        indirect = "what the " + question_text.removeprefix("what is the ") + " is"
-    text = template.format(direct=question_text[:1].upper() + question_text[1:], indirect=indirect)
-    return f"{opener(persona, identity, rng)} {text}"
+def question(persona: PersonaSpec, identity: dict[str, Any], asked: str, rng: random.Random) -> str:
+    """`asked` is a question in lower case without its mark (`when was my order placed`)."""
+    text = rng.choice(wording.QUESTIONS).format(direct=wording.capital(asked), question=asked)
+    return f"{opener(persona, identity, rng)} {text}".strip()

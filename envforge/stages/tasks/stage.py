@@ -25,7 +25,7 @@ class TaskInputs(StageInputs):
 
 def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
     requested = config.gated_tasks
-    tasks, found = synthesize_tasks(
+    synthesis = synthesize_tasks(
         inputs.blueprint.blueprint,
         inputs.ontology.ontology,
         inputs.toolgraph.toolgraph,
@@ -34,7 +34,9 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
         count=round(requested * SPARE) + 1,
         seed=config.seed,
     )
-    return TaskSetArtifact(requested=requested, found=found, tasks=tasks)
+    return TaskSetArtifact(
+        requested=requested, found=synthesis.found, unreached=synthesis.unreached, tasks=synthesis.tasks
+    )
 
 
-STAGE = declare_stage("tasks", 3, build, config_fields=("seed", "rows", "gated_tasks"))
+STAGE = declare_stage("tasks", 4, build, config_fields=("seed", "rows", "gated_tasks"))

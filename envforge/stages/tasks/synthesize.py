@@ -1,10 +1,16 @@
-"""Task synthesis: walk the tool graph from the user to their rows, run the chain on a fork of the
-state, and keep what succeeds, with its golden diff."""
+"""Task synthesis: walk the tool graph from the user to their rows, run each chain on a fork of the state, and
+keep what succeeds, with its golden history.
+
+A task is told the way a user tells it: rows named by what they bought or when, details held back until the
+agent asks, several requests about one thing told as one story, and requests a policy forbids or changes next
+to ones it allows.
+"""
 
 from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +19,7 @@ from faker import Faker
 from envforge.fakedata import faker_method_for
 from envforge.hashing import canonical_json, hash_json
 from envforge.ir.answers import AnswerSpec, AnswerType
-from envforge.ir.blueprint import ActionSpec, Blueprint, PersonaSpec
+from envforge.ir.blueprint import ActionSpec, Blueprint, PersonaSpec, UpdateEffect
 from envforge.ir.naming import list_tool_name
 from envforge.ir.ontology import Ontology
 from envforge.ir.tasks import (
@@ -29,16 +35,24 @@ from envforge.ir.toolspec import ToolGraph, ToolSpec
 from envforge.runtime.changes import fold_history
 from envforge.runtime.environment import Environment
 from envforge.runtime.golden import expected_calls, footprint_of
+from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
-from envforge.stages.tasks import phrasing
+from envforge.stages.tasks import phrasing, wording
+from envforge.stages.tasks.phrasing import Detail, Phraser
 from envforge.stages.tasks.world import Description, World
-from envforge.text import humanize, show
+from envforge.text import show
 
 PERSONS_PER_ACTION = 24
 CATALOG_CANDIDATES = 8
 OWNED_CANDIDATES = 4
 ATTEMPTS_PER_PERSON = 12
 MULTI_PER_PERSON = 3
+PAIRINGS = 3
+"""Allowed requests one forbidden request is asked next to, each a task of its own."""
+ASK_SHARE = 0.7
+"""Share of requests whose details (a reason, the new address) the user gives only when asked."""
+VAGUE_SHARE = 0.5
+"""Share of requests about one of several rows where the user says which only when asked."""
 NUMBER_CHOICES = (1, 2, 3, 5, 10, 20, 25, 40, 50, 100, 250, 500)
 ANSWER_TYPES: dict[str, AnswerType] = {
     "enum": "enum",
@@ -53,8 +67,35 @@ ANSWER_TYPES: dict[str, AnswerType] = {
 MAX_RECORD_VALUES = 200
 OTHER_ROWS_SEEN = 5
 """Other people's rows whose value of the asked field a question also lists as competing (what a list shows)."""
-QUOTAS: dict[str, float] = {"write": 0.5, "multi_write": 0.25, "read": 0.25}
+QUOTAS: dict[str, float] = {"write": 0.3, "multi_write": 0.2, "policy": 0.3, "read": 0.2}
 DEFAULT_PERSONA = PersonaSpec(name="customer", description="A regular user.", traits=[], knows=[])
+
+
+@dataclass
+class Identity:
+    """How the user is found: the lookup, what they say up front, and what they keep back."""
+
+    call: ToolCall
+    stated: dict[str, Any]
+    hidden: dict[str, Any]
+
+
+@dataclass
+class Part:
+    """One request: an action on rows the user names, with the details they give or hold back."""
+
+    action: ActionSpec
+    arguments: dict[str, Any]
+    target: Description | None
+    """The row the request is about, or None when it is the user's own account."""
+    owned: bool
+    others: list[Description]
+    details: list[Detail]
+    asked: bool
+    """The details are held back until the agent asks."""
+    vague: bool = False
+    """The user says which row only when asked."""
+    lookups: list[ToolCall] = field(default_factory=list)
 
 
 @dataclass
@@ -64,17 +105,24 @@ class Draft:
     kind: TaskKind
     person: str
     persona: PersonaSpec
-    identity: dict[str, Any]
-    phrases: list[str]
+    identity: Identity
     oracle: list[ToolCall]
     writes: int
+    parts: list[Part] = field(default_factory=list)
+    forbidden: Part | None = None
+    """A request a policy forbids: the user asks, the right run does not do it."""
+    offered: bool = False
+    """The only part breaks a policy that offers something instead; the user accepts the offer."""
+    question: str | None = None
     answer: str | None = None
     answer_spec: AnswerSpec | None = None
-    hidden: dict[str, Any] = field(default_factory=dict)
     touched: set[tuple[str, str]] = field(default_factory=set)
     """Rows (entity, key) the writes are about; multi-write tasks combine drafts that share none."""
-    ids: list[str] = field(default_factory=list)
-    """Record keys the user states because no other detail singles the record out."""
+    policies: list[str] = field(default_factory=list)
+    refused: list[ToolCall] = field(default_factory=list)
+    """The forbidden request as asked (for the gate's `policy_breach` mutants)."""
+    family: str = ""
+    """The intent, for balancing and for the report's diversity figures."""
 
 
 class Synthesizer:
@@ -93,6 +141,7 @@ class Synthesizer:
         self.env = Environment(blueprint, graph, template, "")
         self.session = session_type(self.env)
         self.world = World(ontology, graph, self.session)
+        self.phraser = Phraser(ontology, blueprint.clock.date())
         self.admitted = admitted
         self.seed = seed
         self.faker = Faker("en_US")
@@ -100,6 +149,14 @@ class Synthesizer:
         self.personas = blueprint.personas or [DEFAULT_PERSONA]
         self.template = template
         self.accumulative = {action.name for action in blueprint.actions if action.accumulative}
+        self.failures: dict[str, Counter[str]] = {action.name: Counter() for action in blueprint.actions}
+        """Why attempts at each action failed: the report's reason for an action no task reaches."""
+        self.forbidden: list[Draft] = []
+        self.offers: list[Draft] = []
+        self.rules = {policy.id for policy in blueprint.policies if policy.actions}
+        """Business rules on requests; entity invariants guard the data, and no user asks to break them."""
+        self.governed = {name for policy in blueprint.policies for name in policy.actions or []}
+        self.rules_text = [policy.text for policy in blueprint.policies]
 
     def rng(self, *parts: Any) -> random.Random:
         return random.Random(hash_json([self.seed, *parts]))
@@ -109,23 +166,42 @@ class Synthesizer:
     def persona_of(self, person: str) -> PersonaSpec:
         return self.personas[int(hash_json([self.seed, person])[:8], 16) % len(self.personas)]
 
-    def identify(self, person: str, persona: PersonaSpec) -> tuple[ToolCall, dict[str, Any], dict[str, Any]]:
-        """The lookup that finds the user, what they say about themselves, and what they keep back."""
+    def identify(self, person: str, persona: PersonaSpec, rng: random.Random) -> Identity | None:
+        """Find the user by what their persona knows; never by what it does not. Sometimes the user gives
+        only their name up front and the finding detail when asked."""
         spec = self.world.person
         row = self.world.rows[spec.name][person]
-        knows = [name for name in persona.knows if row.get(name) is not None]
-        finders = [tool for tool in self.graph.tools if tool.operation == "find" and tool.entity == spec.name]
-        finder = next((tool for tool in finders if tool.filters[0] in knows), finders[0] if finders else None)
-        if finder is not None:
-            name = finder.filters[0]
-            call = ToolCall(name=finder.name, arguments={name: row[name]})
-            stated: dict[str, Any] = {n: row[n] for n in ("first_name", "last_name") if n in knows}
-            stated[name] = row[name]
-        else:
-            call = ToolCall(name=list_tool_name(spec.plural), arguments={n: row[n] for n in knows[:2]})
-            stated = {n: row[n] for n in knows[:2]}
-        hidden = {name: row[name] for name in knows if name not in stated}
-        return call, stated, hidden
+        knows = [name for name in persona.knows if row.get(name) not in (None, "")]
+        names: dict[str, Any] = {name: row[name] for name in ("first_name", "last_name") if name in knows}
+        finders = [
+            tool
+            for tool in self.graph.tools
+            if tool.operation == "find" and tool.entity == spec.name and tool.filters[0] in knows
+        ]
+        if finders:
+            name = rng.choice(finders).filters[0]
+            call = ToolCall(name=next(t.name for t in finders if t.filters[0] == name), arguments={name: row[name]})
+            stated = dict(names)
+            if not names or rng.random() < 0.5:
+                stated[name] = row[name]
+            hidden = {n: row[n] for n in knows if n not in stated}
+            return Identity(call, stated, hidden)
+        lister = self.world.tools.get(list_tool_name(spec.plural))
+        usable = [name for name in knows if lister is not None and name in lister.filters]
+        if lister is None or not usable:
+            return None
+        arguments = {name: row[name] for name in usable[:3]}
+        matches = [
+            key for key, other in self.world.rows[spec.name].items() if all(other[n] == v for n, v in arguments.items())
+        ]
+        if matches != [person]:
+            return None
+        stated = {name: row[name] for name in usable[:3]}
+        return Identity(
+            ToolCall(name=lister.name, arguments={**arguments, "limit": 10}),
+            stated,
+            {n: row[n] for n in knows if n not in stated},
+        )
 
     # --- running chains on a fork ----------------------------------------------------------------
 
@@ -137,14 +213,10 @@ class Synthesizer:
         for call in calls:
             ok, result = self.session.call_tool(call.name, call.arguments)
             if not ok:
+                results.append(result)
                 return False, results
             results.append(result)
         return True, results
-
-    def lookups_reach(self, calls: list[ToolCall], results: list[dict[str, Any]], keys: set[str]) -> bool:
-        """Every key the writes use was shown to the agent by some lookup before it."""
-        seen = canonical_json(results)
-        return all(key in seen for key in keys)
 
     # --- argument candidates ---------------------------------------------------------------------
 
@@ -172,7 +244,9 @@ class Synthesizer:
         tool = self.world.tools[action.name]
         owned_params = [p for p, entity in tool.param_refs.items() if self.world.is_owned(entity)]
         if not owned_params:
+            self.failures[action.name]["no parameter names a row the user owns"] += 1
             return []
+        governed = action.name in self.governed
         drafts = []
         for person in persons:
             rng = self.rng(action.name, person)
@@ -189,57 +263,173 @@ class Synthesizer:
                 else:
                     keys = sorted(self.world.rows[entity])
                     options.append(rng.sample(keys, min(CATALOG_CANDIDATES, len(keys))))
+            if any(not option for option in options):
+                self.failures[action.name][
+                    f"the user has no {names[[bool(o) for o in options].index(False)]} to name"
+                ] += 1
+                continue
             combos = list(itertools.islice(itertools.product(*options), 500))
             rng.shuffle(combos)
-            for combo in combos[:ATTEMPTS_PER_PERSON]:
-                draft = self.write_draft(action, tool, person, dict(zip(names, combo, strict=True)))
-                if draft is not None:
+            found = False
+            breaches = len(self.forbidden) + len(self.offers)
+            # Past the first success, keep trying for a request a policy forbids or changes (a policy task).
+            for combo in combos[: ATTEMPTS_PER_PERSON * (2 if governed else 1)]:
+                draft = self.write_draft(action, tool, person, dict(zip(names, combo, strict=True)), rng)
+                if draft is not None and not found:
                     drafts.append(draft)
+                    found = True
+                if found and (not governed or len(self.forbidden) + len(self.offers) > breaches):
                     break
         return drafts
 
-    def write_draft(self, action: ActionSpec, tool: ToolSpec, person: str, arguments: dict[str, Any]) -> Draft | None:
-        persona = self.persona_of(person)
-        identify, identity, hidden = self.identify(person, persona)
-        lookups: list[ToolCall] = [identify]
-        described: dict[str, Description] = {}
-        for name, entity in tool.param_refs.items():
+    def part_of(
+        self,
+        action: ActionSpec,
+        tool: ToolSpec,
+        person: str,
+        arguments: dict[str, Any],
+        identify: ToolCall,
+        rng: random.Random,
+    ) -> Part:
+        lookups: list[ToolCall] = []
+        target: Description | None = None
+        owned = False
+        others: list[Description] = []
+        refs = sorted(tool.param_refs.items(), key=lambda item: item[1] != action.entity)
+        for name, entity in refs:
             key = arguments[name]
+            if entity == self.world.person.name:
+                continue
             if self.world.is_owned(entity):
-                chain = self.world.lookup_chain(entity, key, identify)[1:]
-                among = self.world.owned.get((person, entity), [key])
-                described[name] = self.world.describe(entity, key, among)
+                described = self.world.describe_owned(entity, key)
+                chain = self.world.lookup_chain(entity, key, identify, described)[1:]
             else:
-                described[name] = self.world.describe(entity, key, list(self.world.rows[entity]))
-                chain = self.catalog_lookup(entity, described[name])
+                described = self.world.describe(entity, key, list(self.world.rows[entity]))
+                chain = self.catalog_lookup(entity, described)
             lookups.extend(call for call in chain if call not in lookups)
+            if target is None:
+                target, owned = described, self.world.is_owned(entity)
+            else:
+                others.append(described)
+        details = [
+            Detail(name, value, self._kind(action, name), self._replaces(action, name))
+            for name, value in arguments.items()
+            if name not in tool.param_refs
+        ]
+        asked = bool(details) and rng.random() < ASK_SHARE
+        vague = (
+            target is not None
+            and owned
+            and target.parent is None
+            and not target.uses_key
+            and bool(target.fields)
+            and rng.random() < VAGUE_SHARE
+        )
+        return Part(action, arguments, target, owned, others, details, asked, vague, lookups)
+
+    @staticmethod
+    def _kind(action: ActionSpec, name: str) -> str:
+        param = next(p for p in action.params if p.name == name)
+        return param.type
+
+    @staticmethod
+    def _replaces(action: ActionSpec, name: str) -> bool:
+        return any(
+            isinstance(effect, UpdateEffect) and any(f"args.{name}" in source for source in effect.set.values())
+            for effect in action.effects
+        )
+
+    def write_draft(
+        self, action: ActionSpec, tool: ToolSpec, person: str, arguments: dict[str, Any], rng: random.Random
+    ) -> Draft | None:
+        persona = self.persona_of(person)
+        identity = self.identify(person, persona, rng)
+        if identity is None:
+            self.failures[action.name]["the user's persona knows nothing that finds them"] += 1
+            return None
+        part = self.part_of(action, tool, person, arguments, identity.call, rng)
         write = ToolCall(name=action.name, arguments=arguments)
+        lookups = [identity.call, *part.lookups]
+        ok, results = self.run(lookups, person)
+        if not ok:
+            self.failures[action.name][_reason(results[-1])] += 1
+            return None
+        breached = self.session.breaches(action.name, arguments)
+        offer = self.session.offer(action.name, arguments)
         ok, results = self.run([*lookups, write], person)
-        if not ok or not self.lookups_reach(lookups, results[:-1], {str(arguments[n]) for n in tool.param_refs}):
+        touched = {(tool.param_refs[name], str(arguments[name])) for name in tool.param_refs}
+        draft = Draft(
+            "write", person, persona, identity, [*lookups, write], 1, [part], touched=touched, family=action.name
+        )
+        if offer is not None and self.offer_draft(draft, offer):
+            return None
+        if not ok:
+            refusal = results[-1].get("error", {})
+            if refusal.get("code") == "policy_violation" and refusal.get("policy") in self.rules:
+                self.forbid(draft, [str(refusal["policy"])])
+            self.failures[action.name][_reason(results[-1])] += 1
+            return None
+        if breached:
+            self.forbid(draft, breached)
             return None
         history = self.session.history()
         if not fold_history(history.writes, history.keys):
-            return None  # asking to set what already holds (a quantity of 2 to 2) is no request
-        primary = next(iter(described))
-        owned = self.world.is_owned(tool.param_refs[primary])
-        is_user = tool.param_refs[primary] == self.world.person.name
-        target = "my account" if is_user else described[primary].text(owned=owned)
-        extras: dict[str, Any] = {}
-        for name, value in arguments.items():
-            if name == primary:
-                continue
-            if name in described:
-                extras[humanize(name.removesuffix("_id"))] = described[name].text(
-                    owned=self.world.is_owned(tool.param_refs[name])
-                )
-            else:
-                extras[name] = value
-        phrase = phrasing.request_phrase(action, target, extras)
-        touched = {(tool.param_refs[name], str(arguments[name])) for name in tool.param_refs}
-        ids = [str(value) for d in described.values() if d.uses_key for _, value in d.fields]
-        return Draft(
-            "write", person, persona, identity, [phrase], [*lookups, write], 1, hidden=hidden, touched=touched, ids=ids
+            self.failures[action.name]["every attempt asked for what already holds"] += 1
+            return None
+        return draft
+
+    def forbid(self, draft: Draft, policies: list[str]) -> None:
+        """Keep a request a policy forbids, to ask for next to an allowed one."""
+        part = draft.parts[0]
+        part.asked = False
+        part.vague = False
+        self.forbidden.append(
+            Draft(
+                "write",
+                draft.person,
+                draft.persona,
+                draft.identity,
+                draft.oracle[:-1],
+                0,
+                forbidden=part,
+                touched=draft.touched,
+                policies=policies,
+                family=f"refuse:{policies[0]}",
+            )
         )
+
+    def offer_draft(self, draft: Draft, offer: tuple[str, str, dict[str, Any]]) -> bool:
+        """A request that breaks a policy offering something instead: the oracle takes the offer. False when
+        the offer itself is refused or breaks another rule (the request is then forbidden outright)."""
+        policy, tool, arguments = offer
+        write = ToolCall(name=tool, arguments=arguments)
+        lookups = draft.oracle[:-1]
+        ok, _ = self.run([*lookups, write], draft.person)
+        if not ok or self.session.breaches(write.name, arguments):
+            return False
+        history = self.session.history()
+        if not fold_history(history.writes, history.keys):
+            return False
+        part = draft.parts[0]
+        part.asked = False
+        part.vague = False
+        self.offers.append(
+            Draft(
+                "write",
+                draft.person,
+                draft.persona,
+                draft.identity,
+                [*lookups, write],
+                1,
+                [part],
+                offered=True,
+                touched=draft.touched,
+                policies=[policy],
+                refused=[draft.oracle[-1]],
+                family=f"offer:{policy}",
+            )
+        )
+        return True
 
     def catalog_lookup(self, entity: str, description: Description) -> list[ToolCall]:
         if description.uses_key:
@@ -249,46 +439,41 @@ class Synthesizer:
         if tool is None:
             return []
         filters = {name: value for name, value in description.fields if name in tool.filters}
-        return [ToolCall(name=tool.name, arguments={**filters, "limit": 100})]
+        calls = [ToolCall(name=tool.name, arguments={**filters, "limit": 100})] if filters else []
+        return [*self.world.label_lookups(description), *calls]
 
-    # --- combinations and questions --------------------------------------------------------------
+    # --- combinations ----------------------------------------------------------------------------
 
     def multi_writes(self, singles: list[Draft], wanted: int) -> list[Draft]:
         by_person: dict[str, list[Draft]] = {}
         for draft in singles:
             by_person.setdefault(draft.person, []).append(draft)
-        drafts = []
+        stories: list[Draft] = []
+        pairs: list[Draft] = []
         for person in sorted(by_person):
-            options = by_person[person]
-            pairs = 0
-            for first, second in itertools.combinations(options, 2):
-                if pairs >= MULTI_PER_PERSON:
+            count = 0
+            for first, second in itertools.combinations(by_person[person], 2):
+                if count >= MULTI_PER_PERSON:
                     break
-                if first.oracle[-1].name == second.oracle[-1].name or first.touched & second.touched:
+                if not _combinable(first.parts[0], second.parts[0]) or first.touched & second.touched:
                     continue
-                lookups = [call for call in first.oracle[:-1]] + [
-                    c for c in second.oracle[:-1] if c not in first.oracle[:-1]
-                ]
-                calls = [*lookups, first.oracle[-1], second.oracle[-1]]
-                if self.independent(lookups, first.oracle[-1], second.oracle[-1], person):
-                    drafts.append(
-                        Draft(
-                            "multi_write",
-                            person,
-                            first.persona,
-                            first.identity,
-                            [*first.phrases, *second.phrases],
-                            calls,
-                            2,
-                            hidden=first.hidden,
-                            touched=first.touched | second.touched,
-                            ids=[*first.ids, *second.ids],
-                        )
-                    )
-                    pairs += 1
-            if len(drafts) >= wanted:
-                break
-        return drafts
+                lookups = _merged(first.oracle[:-1], second.oracle[:-1])
+                if not self.independent(lookups, first.oracle[-1], second.oracle[-1], person):
+                    continue
+                draft = Draft(
+                    "multi_write",
+                    person,
+                    first.persona,
+                    first.identity,
+                    [*lookups, first.oracle[-1], second.oracle[-1]],
+                    2,
+                    [first.parts[0], second.parts[0]],
+                    touched=first.touched | second.touched,
+                    family=f"{first.family}+{second.family}",
+                )
+                (stories if _subject(draft.parts) is not None else pairs).append(draft)
+                count += 1
+        return (stories + pairs)[:wanted]
 
     def independent(self, lookups: list[ToolCall], first: ToolCall, second: ToolCall, person: str) -> bool:
         """Both writes succeed in either order with the same end result: the user asks for two things, not a
@@ -302,20 +487,69 @@ class Synthesizer:
             ends.append(canonical_json([change.model_dump() for change in fold_history(history.writes, history.keys)]))
         return ends[0] == ends[1]
 
+    def refusals(self, singles: list[Draft], wanted: int) -> list[Draft]:
+        """A forbidden request next to an allowed one of the same user: only the allowed one is right."""
+        allowed: dict[str, list[Draft]] = {}
+        for draft in singles:
+            allowed.setdefault(draft.person, []).append(draft)
+        drafts = []
+        for forbidden in self.forbidden:
+            assert forbidden.forbidden is not None
+            paired = 0
+            for other in allowed.get(forbidden.person, []):
+                if other.touched & forbidden.touched or not _combinable(other.parts[0], forbidden.forbidden):
+                    continue
+                lookups = _merged(forbidden.oracle, other.oracle[:-1])
+                write = other.oracle[-1]
+                ok, _ = self.run([*lookups, write], forbidden.person)
+                if not ok:
+                    continue
+                call = forbidden.forbidden
+                still = (
+                    self.session.breaches(call.action.name, call.arguments)
+                    or not self.session.call_tool(call.action.name, call.arguments)[0]
+                )
+                if not still:
+                    continue
+                drafts.append(
+                    Draft(
+                        "write",
+                        forbidden.person,
+                        forbidden.persona,
+                        forbidden.identity,
+                        [*lookups, write],
+                        1,
+                        [other.parts[0]],
+                        forbidden=call,
+                        touched=other.touched,
+                        policies=forbidden.policies,
+                        refused=[ToolCall(name=call.action.name, arguments=call.arguments)],
+                        family=f"{forbidden.family}+{other.family}",
+                    )
+                )
+                paired += 1
+                if paired >= PAIRINGS:
+                    break
+            if len(drafts) >= wanted:
+                break
+        return drafts
+
+    # --- questions -------------------------------------------------------------------------------
+
     def reads(self, persons: list[str], wanted: int) -> list[Draft]:
         drafts: list[Draft] = []
         entities = [name for name in self.world.path if name != self.world.person.name]
         if not entities:
             return drafts
         for person in persons:
-            rng = self.rng("read", person)
+            rng = self.rng("read", person, len(drafts))
             entity = rng.choice(entities)
             keys = sorted(self.world.owned.get((person, entity), []))
             if not keys:
                 continue
             draft = (
                 self.count_question(person, entity, rng)
-                if rng.random() < 0.3
+                if rng.random() < 0.25
                 else self.field_question(person, entity, rng.choice(keys), rng)
             )
             if draft is not None:
@@ -326,22 +560,32 @@ class Synthesizer:
 
     def field_question(self, person: str, entity: str, key: str, rng: random.Random) -> Draft | None:
         persona = self.persona_of(person)
-        identify, identity, hidden = self.identify(person, persona)
-        description = self.world.describe(entity, key, self.world.owned[(person, entity)])
+        identity = self.identify(person, persona, rng)
+        if identity is None:
+            return None
+        description = self.world.describe_owned(entity, key)
+        if description.record_keys():
+            return None
         used = {name for name, _ in description.fields}
         spec = self.world.entity(entity)
         row = self.world.rows[entity][key]
+        # A free-text field is asked about only where the blueprint says what people call it.
         fields = [
-            f for f in spec.fields if f.type in ANSWER_TYPES and f.name not in used and row[f.name] not in (None, "")
+            f
+            for f in spec.fields
+            if f.type in ANSWER_TYPES
+            and f.name not in used
+            and row[f.name] not in (None, "")
+            and (f.type != "string" or f.noun is not None)
         ]
-        if not fields or description.uses_key:
+        if not fields:
             return None
         asked = rng.choice(fields)
-        lookups = self.world.lookup_chain(entity, key, identify)
-        ok, results = self.run(lookups, person)
-        if not ok or not self.lookups_reach(lookups, results, {key}):
+        lookups = self.world.lookup_chain(entity, key, identity.call, description)
+        ok, _ = self.run(lookups, person)
+        if not ok:
             return None
-        text = f"what is the {humanize(asked.name)} of {description.text(owned=True)}"
+        text = rng.choice(wording.question_forms(asked, self.phraser.row(description, rng, owned=True)))
         value = row[asked.name]
         mine = self.world.owned[(person, entity)]
         rows = self.world.rows[entity]
@@ -352,10 +596,21 @@ class Synthesizer:
             value=_canonical(value),
             choices=list(asked.values or []),
             competitors=sorted({_canonical(other) for other in others if other is not None and other != value}),
-            stated=self.stated(identity, hidden, [value for _, value in description.fields]),
+            stated=self.stated(identity, description.stated()),
             records=self.records(person, {key}, list(asked.values or [])),
         )
-        return Draft("read", person, persona, identity, [text], lookups, 0, show(value), answer, hidden=hidden)
+        return Draft(
+            "read",
+            person,
+            persona,
+            identity,
+            lookups,
+            0,
+            question=text,
+            answer=show(value),
+            answer_spec=answer,
+            family=f"ask:{entity}.{asked.name}",
+        )
 
     def count_question(self, person: str, entity: str, rng: random.Random) -> Draft | None:
         relation = self.world.path[entity][-1]
@@ -368,28 +623,48 @@ class Synthesizer:
         asked = rng.choice(enums)
         value = rng.choice(list(asked.values or []))
         persona = self.persona_of(person)
-        identify, identity, hidden = self.identify(person, persona)
+        identity = self.identify(person, persona, rng)
+        if identity is None:
+            return None
         listing = ToolCall(
             name=list_tool_name(spec.plural), arguments={relation.field: person, asked.name: value, "limit": 100}
         )
-        ok, results = self.run([identify, listing], person)
+        ok, results = self.run([identity.call, listing], person)
         if not ok:
             return None
         total = results[-1]["total"]
-        text = f"how many of my {humanize(spec.plural)} have {humanize(asked.name)} {show(value)}"
+        plural = wording.words(spec.plural)
+        shown = wording.words(value)
+        if asked.name in ("status", "state"):
+            forms = [f"how many of my {plural} are {shown}", f"how many {shown} {plural} do I have"]
+        else:
+            noun = wording.field_noun(asked)
+            forms = [
+                f"how many of my {plural} have {shown} as their {noun}",
+                f"how many {plural} with {noun} {shown} do I have",
+            ]
         answer = AnswerSpec(
             type="count",
             value=str(total),
-            stated=self.stated(identity, hidden, [value]),
+            stated=self.stated(identity, [value]),
             records=self.records(person, set(), list(asked.values or [])),
         )
         return Draft(
-            "read", person, persona, identity, [text], [identify, listing], 0, str(total), answer, hidden=hidden
+            "read",
+            person,
+            persona,
+            identity,
+            [identity.call, listing],
+            0,
+            question=rng.choice(forms),
+            answer=str(total),
+            answer_spec=answer,
+            family=f"count:{entity}.{asked.name}",
         )
 
-    def stated(self, identity: dict[str, Any], hidden: dict[str, Any], described: list[Any]) -> list[str]:
+    def stated(self, identity: Identity, described: list[Any]) -> list[str]:
         """What the question and the user say, which an answer may repeat."""
-        values = [*identity.values(), *hidden.values(), *described]
+        values = [*identity.stated.values(), *identity.hidden.values(), *described]
         return sorted({_canonical(value) for value in values if value is not None} | {show(v) for v in described})
 
     def records(self, person: str, asked: set[str], asked_choices: list[str]) -> list[str]:
@@ -410,31 +685,129 @@ class Synthesizer:
     def vocabulary(self, asked: list[str]) -> list[str]:
         """The environment's status words outside the asked field's: naming many of them is a shotgun, not an answer."""
         words = {
-            humanize(value) for entity in self.blueprint.entities for f in entity.fields for value in f.values or []
+            wording.words(value)
+            for entity in self.blueprint.entities
+            for f in entity.fields
+            for value in f.values or []
         }
-        return sorted(words - {humanize(value) for value in asked})
+        return sorted(words - {wording.words(value) for value in asked})
 
     # --- from drafts to tasks --------------------------------------------------------------------
 
+    def render(self, draft: Draft, rng: random.Random) -> tuple[str, list[str], dict[str, Any], dict[str, str]]:
+        """The instruction, the request clauses, the details held back, and the rows named only when asked."""
+        if draft.kind == "read":
+            assert draft.question is not None
+            return (
+                phrasing.question(draft.persona, draft.identity.stated, draft.question, rng),
+                [draft.question],
+                {},
+                {},
+            )
+        details: dict[str, Any] = {}
+        which: dict[str, str] = {}
+        clauses = [self.clause(part, rng, details, which) for part in draft.parts]
+        sentences: list[str] = []
+        subject = _subject(draft.parts) if len(draft.parts) > 1 else None
+        if len(draft.parts) == 2 and subject is not None:
+            subject_text = self.phraser.row(subject, rng, owned=True)
+            bare = [self.clause(part, rng, {}, {}, elide=subject) for part in draft.parts]
+            sentences.append(
+                wording.capital(
+                    rng.choice(wording.STORIES).format(
+                        subject=subject_text, first=bare[0], second=bare[1], first_bare=bare[0], second_bare=bare[1]
+                    )
+                )
+            )
+            sentences += self.detail_sentences(draft.parts, rng)
+        elif len(draft.parts) == 2:
+            sentences.append(
+                wording.capital(
+                    rng.choice(wording.PAIRS).format(
+                        first=clauses[0],
+                        second=clauses[1],
+                        first_bare=clauses[0],
+                        second_bare=clauses[1],
+                    )
+                )
+            )
+            sentences += self.detail_sentences(draft.parts, rng)
+        else:
+            sentences.append(rng.choice(wording.REQUESTS).format(request=clauses[0]))
+            sentences += self.detail_sentences(draft.parts, rng)
+        if draft.offered:
+            sentences.append(rng.choice(wording.FALLBACK))
+        if draft.forbidden is not None:
+            forbidden = self.clause(draft.forbidden, rng, {}, {})
+            lead = rng.choice(wording.LEADS)
+            sentences.append(
+                wording.capital(rng.choice(wording.REFUSED_ALSO).format(forbidden=forbidden, forbidden_lead=lead))
+            )
+            sentences += self.detail_sentences([draft.forbidden], rng)
+            clauses.append(forbidden)
+        if any(part.asked or part.vague for part in draft.parts) and rng.random() < 0.5:
+            hint = rng.choice(wording.ASK_HINTS)
+            if hint:
+                sentences.append(hint)
+        opener = phrasing.opener(draft.persona, draft.identity.stated, rng)
+        return " ".join(part for part in (opener, *sentences) if part), clauses, details, which
+
+    def clause(
+        self,
+        part: Part,
+        rng: random.Random,
+        details: dict[str, Any],
+        which: dict[str, str],
+        elide: Description | None = None,
+    ) -> str:
+        """The request as an imperative clause; fills `details` and `which` with what the user holds back."""
+        target_text: str | None = None
+        if part.target is not None:
+            if elide is not None and part.target == elide:
+                target_text = f"that {wording.words(elide.entity)}"
+            elif part.vague:
+                target_text = f"one of my {wording.words(self.world.entity(part.target.entity).plural)}"
+                which[part.target.entity] = self.phraser.row(part.target, rng, owned=True)
+            else:
+                target_text = self.phraser.row(_elided(part.target, elide), rng, owned=part.owned)
+        clause = self.phraser.action_clause(
+            part.action, target_text, part.target.entity if part.target is not None else None
+        )
+        for other in part.others:
+            clause += f", using {self.phraser.row(other, rng, owned=self.world.is_owned(other.entity))}"
+        if part.asked:
+            for detail in part.details:
+                details[_detail_key(detail, self.world.person.fields)] = _held(detail)
+        return clause
+
+    def detail_sentences(self, parts: list[Part], rng: random.Random) -> list[str]:
+        return [
+            self.phraser.detail_sentence(detail, rng) for part in parts if not part.asked for detail in part.details
+        ]
+
     def task(self, draft: Draft, task_id: str) -> TaskSpec:
         rng = self.rng("phrase", task_id)
-        if draft.kind == "read":
-            instruction = phrasing.question(draft.persona, draft.identity, draft.phrases[0], rng)
-        else:
-            instruction = phrasing.request(draft.persona, draft.identity, draft.phrases, rng)
+        instruction, requests, details, which = self.render(draft, rng)
         ok, _ = self.run(draft.oracle, draft.person)
         if not ok:
             raise RuntimeError(f"the oracle of {task_id} no longer succeeds")
         history = self.session.history()
         identity = None
-        if draft.writes:
-            stated = [str(value) for value in [*draft.identity.values(), *draft.hidden.values()] if value is not None]
+        if draft.writes or draft.forbidden is not None:
+            stated = [
+                str(v) for v in [*draft.identity.stated.values(), *draft.identity.hidden.values()] if v is not None
+            ]
             identity = IdentitySpec(entity=self.world.person.name, person=draft.person, stated=sorted(set(stated)))
         distractors = len(self.admitted - {call.name for call in draft.oracle})
         length = len(draft.oracle)
         band = (
-            "easy" if length <= 2 and draft.writes <= 1 else "medium" if length <= 4 and draft.writes <= 1 else "hard"
+            "easy"
+            if length <= 2 and draft.writes <= 1 and not details
+            else "medium"
+            if length <= 4 and draft.writes <= 1 and not draft.policies
+            else "hard"
         )
+        keys = [key for part in [*draft.parts, *([draft.forbidden] if draft.forbidden else [])] for key in _keys(part)]
         return TaskSpec(
             id=task_id,
             kind=draft.kind,
@@ -442,8 +815,11 @@ class Synthesizer:
             scenario=UserScenario(
                 persona=draft.persona.name,
                 person=draft.person,
-                known={**draft.identity, **({"record_ids": draft.ids} if draft.ids else {})},
-                hidden=draft.hidden,
+                known={**draft.identity.stated, **({"record_ids": keys} if keys else {})},
+                hidden=draft.identity.hidden,
+                details=details,
+                which=which,
+                requests=requests,
             ),
             oracle=draft.oracle,
             expected_answer=draft.answer,
@@ -456,7 +832,78 @@ class Synthesizer:
                 identity=identity,
                 answer=draft.answer_spec,
             ),
+            policies=draft.policies,
+            intent=draft.family,
+            forbidden=draft.refused,
         )
+
+    def sound(self, task: TaskSpec) -> bool:
+        """Every oracle argument comes from the user or an earlier result."""
+        _, results = self.run(task.oracle, task.scenario.person)
+        return not provenance_violations(task, results, self.blueprint.clock.date(), self.rules_text)
+
+
+def _reason(result: dict[str, Any]) -> str:
+    error = result.get("error", {})
+    return f"{error.get('code', 'error')}: {error.get('message', '')}".strip()
+
+
+def _combinable(first: Part, second: Part) -> bool:
+    """Two requests one message can carry: different actions, and no detail both would call by one name."""
+    if first.action.name == second.action.name:
+        return False
+    return not {detail.name for detail in first.details} & {detail.name for detail in second.details}
+
+
+def _merged(first: list[ToolCall], second: list[ToolCall]) -> list[ToolCall]:
+    return [*first, *(call for call in second if call not in first)]
+
+
+def _root(description: Description) -> Description:
+    while description.parent is not None:
+        description = description.parent
+    return description
+
+
+def _subject(parts: list[Part]) -> Description | None:
+    """The row two requests are both about (the order whose line and address change), if they share one."""
+    roots = [_root(part.target) if part.target is not None else None for part in parts]
+    if len(roots) == 2 and roots[0] is not None and roots[0] == roots[1] and not any(part.vague for part in parts):
+        return roots[0]
+    return None
+
+
+def _elided(description: Description, subject: Description | None) -> Description:
+    """The description without its ancestor `subject`, which the sentence already names."""
+    if subject is None or description.parent is None:
+        return description
+    if description.parent == subject:
+        return Description(
+            description.entity, description.fields, description.uses_key, None, description.one_to_one, subject.entity
+        )
+    return Description(
+        description.entity,
+        description.fields,
+        description.uses_key,
+        _elided(description.parent, subject),
+        description.one_to_one,
+    )
+
+
+def _keys(part: Part) -> list[str]:
+    keys = part.target.record_keys() if part.target is not None else []
+    return keys + [key for other in part.others for key in other.record_keys()]
+
+
+def _detail_key(detail: Detail, person_fields: list[Any]) -> str:
+    """The detail's name as the user holds it; `new_email` where the user's own email is another thing."""
+    names = {f.name for f in person_fields}
+    return f"new_{detail.name}" if detail.new and detail.name in names else detail.name
+
+
+def _held(detail: Detail) -> Any:
+    """A detail as the user holds it: an enum value in words (`found cheaper`), anything else as stored."""
+    return wording.words(detail.value) if detail.kind == "enum" and isinstance(detail.value, str) else detail.value
 
 
 def _canonical(value: Any) -> str:
@@ -472,11 +919,28 @@ def _dedupe(drafts: list[Draft]) -> list[Draft]:
     seen: set[str] = set()
     unique = []
     for draft in drafts:
-        key = canonical_json([[call.model_dump() for call in draft.oracle], draft.phrases])
+        key = canonical_json([[call.model_dump() for call in draft.oracle], draft.family, draft.question])
         if key not in seen:
             seen.add(key)
             unique.append(draft)
     return unique
+
+
+def _balanced(drafts: list[Draft]) -> list[Draft]:
+    """Round-robin over intents, so no one action fills the set."""
+    by_family: dict[str, list[Draft]] = {}
+    for draft in drafts:
+        by_family.setdefault(draft.family, []).append(draft)
+    queues = list(by_family.values())
+    return [draft for group in itertools.zip_longest(*queues) for draft in group if draft is not None]
+
+
+@dataclass
+class Synthesis:
+    tasks: list[TaskSpec]
+    found: dict[str, int]
+    unreached: dict[str, str]
+    """WRITE actions no candidate task uses -> the most common reason their attempts failed."""
 
 
 def synthesize_tasks(
@@ -489,10 +953,10 @@ def synthesize_tasks(
     count: int,
     seed: int,
     session_type: type[Session] = Session,
-) -> tuple[list[TaskSpec], dict[str, int]]:
-    """Up to `count` distinct tasks (about half single writes, a quarter multi-write, a quarter read),
-    and how many drafts of each kind were found. `session_type` plays the oracles (`envforge bench` passes one
-    that resets the old way, as its baseline)."""
+) -> Synthesis:
+    """Up to `count` distinct tasks in the mix of `QUOTAS`, how many drafts of each kind were found, and why
+    actions no task uses were missed. `session_type` plays the oracles (`envforge bench` passes one that resets
+    the old way, as its baseline)."""
     synthesizer = Synthesizer(blueprint, ontology, graph, template, admitted, seed, session_type)
     persons = sorted(synthesizer.world.rows[ontology.person])
     random.Random(hash_json([seed, "persons"])).shuffle(persons)
@@ -500,13 +964,17 @@ def synthesize_tasks(
     for action in blueprint.actions:
         if action.name in admitted:
             singles.extend(synthesizer.single_writes(action, persons[:PERSONS_PER_ACTION]))
-    singles = _dedupe(singles)
+        else:
+            synthesizer.failures[action.name]["the tool tests did not admit it"] += 1
+    singles = _balanced(_dedupe(singles))
     quota: dict[str, int] = {kind: round(count * share) for kind, share in QUOTAS.items()}
     multis = _dedupe(synthesizer.multi_writes(singles, quota["multi_write"] * 2))
-    reads = _dedupe(synthesizer.reads(persons * 3, quota["read"] * 2))
-    pools: dict[str, list[Draft]] = {"write": singles, "multi_write": multis, "read": reads}
+    policy = _balanced(_dedupe([*synthesizer.offers, *synthesizer.refusals(singles, quota["policy"] * 2)]))
+    reads = _balanced(_dedupe(synthesizer.reads(persons * 3, quota["read"] * 2)))
+    pools: dict[str, list[Draft]] = {"write": singles, "multi_write": multis, "policy": policy, "read": reads}
     picked = {kind: pool[: quota[kind]] for kind, pool in pools.items()}
-    leftovers = [draft for kind, pool in pools.items() for draft in pool[quota[kind] :]]
+    rests = [pool[quota[kind] :] for kind, pool in pools.items()]
+    leftovers = [draft for group in itertools.zip_longest(*rests) for draft in group if draft is not None]
     picked["write"] = [*picked["write"], *leftovers[: max(0, count - sum(map(len, picked.values())))]]
     # Interleave kinds in proportion, so a gate that stops at the requested count keeps the mix.
     ranked = [
@@ -515,9 +983,18 @@ def synthesize_tasks(
         for index, draft in enumerate(drafts)
     ]
     chosen = [draft for _, _, draft in sorted(ranked, key=lambda item: (item[0], item[1]))]
-    tasks = [
-        synthesizer.task(draft, f"{blueprint.domain}-{index:04d}")
-        for index, draft in enumerate(chosen[:count], start=1)
-    ]
+    tasks: list[TaskSpec] = []
+    for draft in chosen:
+        if len(tasks) >= count:
+            break
+        task = synthesizer.task(draft, f"{blueprint.domain}-{len(tasks) + 1:04d}")
+        if synthesizer.sound(task):
+            tasks.append(task)
     found = {kind: len(pool) for kind, pool in pools.items()}
-    return tasks, found
+    used = {call.name for task in tasks for call in task.oracle}
+    unreached = {
+        action.name: (synthesizer.failures[action.name].most_common(1) or [("no attempt succeeded", 0)])[0][0]
+        for action in blueprint.actions
+        if action.name not in used
+    }
+    return Synthesis(tasks, found, unreached)

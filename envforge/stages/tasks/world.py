@@ -15,7 +15,7 @@ from envforge.ir.ownership import owner_paths
 from envforge.ir.tasks import ToolCall
 from envforge.ir.toolspec import ToolGraph
 from envforge.runtime.session import Session
-from envforge.text import humanize, show
+from envforge.stages.tasks.wording import field_phrase
 
 Row = dict[str, Any]
 DESCRIPTOR_TYPES = ("enum", "date", "datetime", "string", "money", "integer", "number")
@@ -25,16 +25,30 @@ LIST_LIMIT = 100
 
 @dataclass(frozen=True)
 class Description:
-    """How the user names a row: field -> value pairs that single it out among their rows."""
+    """How the user names a row: details that single it out among its siblings (the rows under the same
+    parent), and how they name that parent in turn."""
 
     entity: str
     fields: tuple[tuple[str, Any], ...]
+    """(field, value) pairs; `ref->label` names a row by its parent's label (`product_id->name`), and
+    `latest:<date field>` / `earliest:<date field>` by being the newest or oldest of its siblings."""
     uses_key: bool
+    parent: Description | None = None
+    """The parent row's own description, when the row sits under a parent other than the person."""
+    one_to_one: bool = False
+    """The row is its parent's only child of its kind (a payment for an order)."""
+    under: str | None = None
+    """The entity of a parent the sentence names elsewhere (`About my order: cancel the item`)."""
 
-    def text(self, *, owned: bool) -> str:
-        noun = humanize(self.entity)
-        details = ", ".join(f"{humanize(descriptor_label(name))}: {show(value)}" for name, value in self.fields)
-        return f"{'my ' if owned else 'the '}{noun} ({details})"
+    def record_keys(self) -> list[str]:
+        """Keys the user states because nothing else singles a row out (on this row or up its parents)."""
+        mine = [str(value) for _, value in self.fields] if self.uses_key else []
+        return mine + (self.parent.record_keys() if self.parent is not None else [])
+
+    def stated(self) -> list[Any]:
+        """The values this description states (labels, dates, statuses), up its parents."""
+        mine = [value for name, value in self.fields if not name.startswith(("latest:", "earliest:"))]
+        return mine + (self.parent.stated() if self.parent is not None else [])
 
 
 class World:
@@ -63,6 +77,8 @@ class World:
                 self.owned[(person, name)].append(key)
         self.tools = {tool.name: tool for tool in graph.tools}
         self._ordered: dict[str, list[str]] = {}
+        self.children: dict[str, dict[Any, list[str]]] = {}
+        """Entity -> parent key -> child keys, built when first asked."""
 
     def keys_in_order(self, entity: str) -> list[str]:
         """The entity's keys, sorted (once per entity, not once per question)."""
@@ -91,28 +107,75 @@ class World:
     def is_owned(self, entity: str) -> bool:
         return entity in self.path
 
-    def lookup_chain(self, entity: str, key: str, identify: ToolCall) -> list[ToolCall]:
-        """Lookups an agent makes to reach a person's row: identify the person, then list down the path."""
+    def lookup_chain(
+        self, entity: str, key: str, identify: ToolCall, description: Description | None = None
+    ) -> list[ToolCall]:
+        """Lookups a careful agent makes to reach a person's row: identify the person, list down the path, and
+        look up each row a description names by its label (the product called "Desk Lamp") where it is listed."""
         calls = [identify]
-        row = self.rows[entity][key]
-        chain = self.path[entity]
+        levels: dict[str, Description] = {}
+        while description is not None:
+            levels[description.entity] = description
+            description = description.parent
         parents = []
-        current_entity, current = entity, row
-        for relation in reversed(chain):
+        current = self.rows[entity][key]
+        for relation in reversed(self.path[entity]):
             parents.append((relation, current[relation.field]))
-            current_entity = relation.parent
-            current = self.rows[current_entity][current[relation.field]]
+            current = self.rows[relation.parent][current[relation.field]]
         for relation, parent_key in reversed(parents):
             child = self.entity(relation.child)
             calls.append(
                 ToolCall(name=list_tool_name(child.plural), arguments={relation.field: parent_key, "limit": LIST_LIMIT})
             )
+            level = levels.get(child.name)
+            if level is not None:
+                calls.extend(self.label_lookups(level))
         return calls
 
+    def label_lookups(self, description: Description) -> list[ToolCall]:
+        """For each `ref->label` detail: list the labelled rows by that label (their keys then match the row)."""
+        calls = []
+        for name, value in description.fields:
+            if "->" not in name:
+                continue
+            field, label = name.split("->")
+            relation = next(r for r in self.ontology.relations if r.child == description.entity and r.field == field)
+            parent = self.entity(relation.parent)
+            tool = self.tools.get(list_tool_name(parent.plural))
+            if tool is not None and label in tool.filters:
+                calls.append(ToolCall(name=tool.name, arguments={label: value, "limit": LIST_LIMIT}))
+        return calls
+
+    def siblings(self, entity: str, key: str) -> list[str]:
+        """Rows of `entity` under the same owned parent (or, for a child of the person, the person's rows)."""
+        relation = self.path[entity][-1] if self.path.get(entity) else None
+        if relation is None:
+            return [key]
+        grouped = self.children.get(entity)
+        if grouped is None:
+            grouped = self.children[entity] = defaultdict(list)
+            for other in self.keys_in_order(entity):
+                grouped[self.rows[entity][other][relation.field]].append(other)
+        return grouped[self.rows[entity][key][relation.field]]
+
+    def describe_owned(self, entity: str, key: str) -> Description:
+        """How the person names one of their rows: among its siblings, with its parent named the same way."""
+        relation = self.path[entity][-1] if self.path.get(entity) else None
+        own = self.describe(entity, key, self.siblings(entity, key))
+        if relation is None or relation.parent == self.person.name:
+            return own
+        parent = self.describe_owned(relation.parent, self.rows[entity][key][relation.field])
+        one_to_one = relation.cardinality == "one_to_one" or len(self.siblings(entity, key)) == 1
+        if one_to_one:
+            own = Description(entity, (), uses_key=False)
+        return Description(own.entity, own.fields, own.uses_key, parent, one_to_one)
+
     def describe(self, entity: str, key: str, among: list[str]) -> Description:
-        """The fewest fields whose values tell this row apart from the `among` rows."""
+        """The fewest details that tell this row apart from the `among` rows."""
         spec = self.entity(entity)
         row = self.rows[entity][key]
+        if len(among) <= 1:
+            return Description(entity, (), uses_key=False)
         candidates = self._descriptor_fields(spec)
         values = {other: self._values(spec, self.rows[entity][other], candidates) for other in among}
         mine = self._values(spec, row, candidates)
@@ -124,16 +187,38 @@ class World:
                 clashes = sum(1 for other in among if other != key and tuple(values[other][i] for i in combo) == wanted)
                 if clashes == 0:
                     return Description(entity, tuple((candidates[i], mine[i]) for i in combo), uses_key=False)
+            if size == 1:
+                extreme = self._extreme(spec, key, among)
+                if extreme is not None:
+                    return Description(entity, (extreme,), uses_key=False)
         return Description(entity, ((spec.key, key),), uses_key=True)
 
+    def _extreme(self, spec: OntologyEntity, key: str, among: list[str]) -> tuple[str, Any] | None:
+        """`latest:placed_on` when this row is strictly the newest of `among` by its first date field."""
+        dates = [f for f in spec.fields if f.type in ("date", "datetime") and not f.nullable]
+        if not dates:
+            return None
+        name = dates[0].name
+        rows = self.rows[spec.name]
+        mine = rows[key][name]
+        others = [rows[other][name] for other in among if other != key]
+        if mine is None or any(other is None for other in others):
+            return None
+        if all(str(mine) > str(other) for other in others):
+            return (f"latest:{name}", mine)
+        if all(str(mine) < str(other) for other in others):
+            return (f"earliest:{name}", mine)
+        return None
+
     def _descriptor_fields(self, spec: OntologyEntity) -> list[str]:
-        fields: list[FieldSpec] = [f for f in spec.fields if f.type in DESCRIPTOR_TYPES]
+        fields: list[FieldSpec] = [f for f in spec.fields if f.type in DESCRIPTOR_TYPES and field_phrase(f) is not None]
         fields.sort(key=lambda f: (not f.searchable, f.type not in ("date", "datetime", "string"), f.type == "money"))
         names = [f.name for f in fields]
         for relation in self.ontology.relations:
             if relation.child == spec.name and not self.is_owned(relation.parent):
                 label = self._label_field(relation.parent)
-                if label is not None:
+                lister = self.tools.get(list_tool_name(self.entity(relation.parent).plural))
+                if label is not None and lister is not None and label in lister.filters:
                     names.insert(0, f"{relation.field}->{label}")
         return names
 

@@ -10,9 +10,14 @@ The gate plays the cheater. Each mutant is a run an agent could make without doi
 - `sibling_row` / `other_person_row`: a write aimed at another of the person's rows, or another person's;
 - `no_identification`: the writes without the lookup that identifies the user;
 - `unrelated_write`: the golden run plus another task's write;
+- `policy_breach`: the golden run plus a request a policy forbids, or the request as asked in place of what
+  the policy offers;
 - questions: `no_answer`, `wrong_answer`, `answer_dump`, `constant_answer`, `negated_answer`, `multi_candidate`.
 
 A mutant counts as equivalent (rewarding it is right) only when its history and answer equal the golden ones.
+
+Before the mutants, the gate checks the oracle is a demonstration an agent could follow: every argument comes
+from the user, an earlier result or a policy's text (`envforge.runtime.provenance`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from envforge.ir.verification import GateResult, MutantResult
 from envforge.runtime.changes import fold_history
 from envforge.runtime.history import quote
 from envforge.runtime.ownership import compile_owner_queries
+from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn
 
@@ -80,6 +86,11 @@ def _replay(session: Session, calls: list[ToolCall], edits: Sequence[Edit] = ())
     return session.history()
 
 
+def _results(session: Session, calls: list[ToolCall]) -> list[dict[str, Any]]:
+    session.reset()
+    return [session.call_tool(call.name, call.arguments)[1] for call in calls]
+
+
 def history_key(history: RunHistory) -> str:
     """The history as the verifier sees it, without sequence numbers."""
     calls = [[call.tool, call.kind, call.arguments, call.persons] for call in history.calls]
@@ -120,11 +131,20 @@ class _Mutator:
                 yield from self.other_rows(index)
             yield from self.write_then_undo()
             yield from self.no_identification()
+            yield from self.breaches()
         else:
             yield from self.answers()
         for extra in self.unrelated:
             if extra.name not in {call.name for call in self.oracle}:
                 yield Mutant("unrelated_write", "unrelated_write", [*self.oracle, extra], self.task.expected_answer)
+
+    def breaches(self) -> Iterator[Mutant]:
+        answer = self.task.expected_answer
+        for call in self.task.forbidden:
+            yield Mutant("policy_breach", f"also_{call.name}", [*self.oracle, call], answer)
+            for index in self.writes:
+                if self.oracle[index].name == call.name:
+                    yield Mutant("policy_breach", f"{call.name}_as_asked", self.with_call(index, call), answer)
 
     def incomplete(self) -> Iterator[Mutant]:
         last = self.writes[-1]
@@ -306,6 +326,10 @@ def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: lis
     golden = runs[0]
     golden_key = history_key(golden)
     failures: list[str] = []
+    rules = [policy.text for policy in session.env.blueprint.policies]
+    unsourced = provenance_violations(task, _results(session, task.oracle), session.env.blueprint.clock.date(), rules)
+    if unsourced:
+        failures.append(f"provenance: {unsourced[0]}")
     ends = {canonical_json(fold_history(run.writes, run.keys)) for run in runs}
     if len(ends) != 1:
         failures.append("oracle_nondeterministic: replaying the oracle gave different states")

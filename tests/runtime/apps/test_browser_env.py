@@ -20,7 +20,7 @@ from envforge.ir.tasks import TaskSpec
 from envforge.ir.uitasks import UI_TASKS_FILE, AppKind, UIStep, UITask
 from envforge.runtime.apps.browser_env import BrowserEnv
 from envforge.runtime.episode import load_package
-from tests.browser import INSTALL_PLAYWRIGHT, find_chromium, unavailable
+from tests.browser import INSTALL_PLAYWRIGHT, find_chromium, person_email, unavailable
 
 APPS: list[AppKind] = ["web", "phone"]
 SCREENS = {"web": (800, 1280, 3), "phone": (844, 390, 3)}
@@ -33,12 +33,12 @@ def cancel_tasks(package: Path) -> list[TaskSpec]:
     return [task for task in tasks if task.kind == "write" and task.oracle[-1].name == "cancel_order"]
 
 
-def golden_cancel(task: TaskSpec, app: AppKind) -> UITask:
+def golden_cancel(task: TaskSpec, app: AppKind, email: str) -> UITask:
     """The clicks of tests/runtime/apps/test_browser.py as a UI task's golden path."""
     order_id, reason = task.oracle[-1].arguments["order_id"], task.oracle[-1].arguments["reason"]
     steps = [
         UIStep(action="click", target="nav-customer", navigates=True),
-        UIStep(action="fill", target="find-email", value=task.scenario.known["email"]),
+        UIStep(action="fill", target="find-email", value=email),
         UIStep(action="click", target="find-submit-email", navigates=True),
         UIStep(action="click", target=f"row-{order_id}", navigates=True),
         *([UIStep(action="click", target="open-actions")] if app == "phone" else []),
@@ -57,7 +57,12 @@ def ui_package(retail_package: Path, tmp_path_factory: pytest.TempPathFactory) -
     package = tmp_path_factory.mktemp("browser-env") / "retail"
     shutil.copytree(retail_package, package)
     first, second = cancel_tasks(package)[:2]
-    ui_tasks = [golden_cancel(first, "web"), golden_cancel(first, "phone"), golden_cancel(second, "web")]
+    emails = person_email(package, first), person_email(package, second)
+    ui_tasks = [
+        golden_cancel(first, "web", emails[0]),
+        golden_cancel(first, "phone", emails[0]),
+        golden_cancel(second, "web", emails[1]),
+    ]
     (package / UI_TASKS_FILE).write_text("".join(task.model_dump_json() + "\n" for task in ui_tasks), encoding="utf-8")
     return package
 
@@ -138,7 +143,7 @@ def test_cancelling_an_order_by_axtree_ids_earns_the_verifier_reward(
     observation, _ = env.reset(options={"task_id": task.id})
     observation, *_ = act(env, action="click", element=element_id(observation["axtree"], "link", "Customers"))
     email = element_id(observation["axtree"], "textbox", "Find by email")
-    observation, *_ = act(env, action="type", element=email, text=task.scenario.known["email"])
+    observation, *_ = act(env, action="type", element=email, text=person_email(ui_package, task))
     observation, *_ = act(env, action="click", element=element_id(observation["axtree"], "button", "Find"))
     observation, *_ = act(env, action="click", element=element_id(observation["axtree"], "link", order_id))
     assert observation["url"] == f"/order/{order_id}"

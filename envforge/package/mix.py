@@ -1,0 +1,80 @@
+"""The report's task mix: which actions and tools the accepted tasks reach, why an action is missed, and how
+varied the requests are."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import date
+
+from envforge.ir.tasks import TaskSpec
+from envforge.ir.toolspec import ToolGraph
+from envforge.ir.verification import TaskMix
+from envforge.text import renderings
+
+_SENTENCE = re.compile(r"(?<=[.?!])\s+")
+_GREETING = re.compile(
+    r"^(hi|hello|hey|good (morning|afternoon|evening)|quick one|need help|please be quick|i need this sorted now|"
+    r"i don't have much time)\b",
+    re.IGNORECASE,
+)
+_IDENTITY = re.compile(r"^(this is|my name is|i'm|i am)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\$?\d[\d,.:/-]*")
+_NAME = re.compile(r"(?<=[a-z,;] )[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")
+
+
+def request_shape(task: TaskSpec, clock: date) -> str:
+    """The request with greetings, the user's identity and every value masked: two tasks that differ only in
+    whose order and which date share a shape."""
+    values = [
+        *task.scenario.known.values(),
+        *task.scenario.hidden.values(),
+        *task.scenario.details.values(),
+        *task.scenario.which.values(),
+        *(value for call in task.oracle for value in call.arguments.values()),
+    ]
+    forms = sorted(
+        {form for value in values if isinstance(value, str | int | float) for form in renderings(value, clock)},
+        key=len,
+        reverse=True,
+    )
+    sentences = [
+        sentence
+        for sentence in _SENTENCE.split(task.instruction.strip())
+        if sentence and not _GREETING.match(sentence) and not _IDENTITY.match(sentence)
+    ]
+    text = " ".join(sentences)
+    for form in forms:
+        if len(form) >= 2:
+            text = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", "_", text, flags=re.IGNORECASE)
+    text = _NUMBER.sub("_", text)
+    text = _NAME.sub("_", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def asks_user(task: TaskSpec) -> bool:
+    """The agent can only do the task by asking: a detail, or which row the user means, is held back."""
+    return bool(task.scenario.details or task.scenario.which)
+
+
+def build_mix(accepted: list[TaskSpec], graph: ToolGraph, unreached: dict[str, str], clock: date) -> TaskMix:
+    """`unreached`: synthesis's reasons for the WRITE actions no candidate task made."""
+    writes = [tool.name for tool in graph.tools if tool.kind == "write"]
+    by_tool: Counter[str] = Counter()
+    for task in accepted:
+        by_tool.update({call.name for call in task.oracle})
+    missed = {
+        action: unreached.get(action) or "the gate or the review dropped every task that made it (see Dropped)"
+        for action in writes
+        if not by_tool[action]
+    }
+    policy = Counter("offer" if task.intent.startswith("offer:") else "refuse" for task in accepted if task.policies)
+    return TaskMix(
+        by_action={action: by_tool[action] for action in writes},
+        by_tool={tool.name: by_tool[tool.name] for tool in graph.tools},
+        unreached=missed,
+        intents=dict(sorted(Counter(task.intent or task.kind for task in accepted).items())),
+        request_shapes=len({request_shape(task, clock) for task in accepted}),
+        policy_tasks=dict(sorted(policy.items())),
+        asking_tasks=sum(asks_user(task) for task in accepted),
+    )

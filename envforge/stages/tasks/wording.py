@@ -1,0 +1,204 @@
+"""How values, rows and requests read in a user's words: no field names in `(field: value)` form, no keys
+unless the user holds them, several surface forms for each.
+
+Everything here is offline and deterministic: the synthesizer picks among the forms with its seeded RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+from typing import Any
+
+from envforge.ir.blueprint import FieldSpec
+from envforge.text import as_date, money
+
+_PREPOSITIONS = ("on", "at", "for", "by")
+_IRREGULAR = {
+    "pay": "paid",
+    "send": "sent",
+    "freeze": "frozen",
+    "unfreeze": "unfrozen",
+    "set": "set",
+    "put": "put",
+    "hold": "held",
+    "make": "made",
+    "book": "booked",
+    "refund": "refunded",
+    "withdraw": "withdrawn",
+    "checkout": "checked out",
+    "renew": "renewed",
+}
+_VOWEL_SOUND = ("a", "e", "i", "o", "u")
+_AMOUNT_WORDS = ("amount", "total", "price", "fee", "balance", "paid")
+_PLACE_WORDS = ("city", "town")
+
+
+def words(name: str) -> str:
+    """`ship_postal_code` -> `ship postal code`."""
+    return name.replace("_", " ")
+
+
+def article(noun: str) -> str:
+    return f"an {noun}" if noun[:1].lower() in _VOWEL_SOUND else f"a {noun}"
+
+
+def participle(verb: str) -> str:
+    """`cancel` -> `cancelled`, `update` -> `updated`, `pay` -> `paid`."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and verb[-2:-1] not in _VOWEL_SOUND:
+        return verb[:-1] + "ied"
+    if verb in ("cancel", "label", "travel"):
+        return verb + "led"
+    if len(verb) <= 4 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou" and verb[-3] not in "aeiou":
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
+
+
+def day(value: Any, clock: date, rng: random.Random | None = None) -> str:
+    """A date as a person writes it: `March 3` in the clock's year, `March 3, 2025` otherwise."""
+    parsed = as_date(value)
+    if parsed is None:
+        return str(value)
+    forms = [f"{parsed:%B} {parsed.day}", f"{parsed.day} {parsed:%B}"]
+    text = forms[rng.randrange(len(forms))] if rng is not None else forms[0]
+    return text if parsed.year == clock.year else f"{text}, {parsed.year}"
+
+
+def spoken(value: Any, kind: str, clock: date, rng: random.Random | None = None) -> str:
+    """A stored value as a user says it."""
+    if value is None:
+        return "nothing"
+    if kind == "money":
+        return money(value)
+    if kind in ("date", "datetime"):
+        return day(value, clock, rng)
+    if kind == "boolean":
+        return "yes" if value else "no"
+    if kind == "number" and isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, str) and kind == "enum":
+        return words(value)
+    return str(value)
+
+
+def field_phrase(field: FieldSpec) -> str | None:
+    """The blueprint's phrase for naming a row by `field`, or one made from its name and type, or None when
+    a made-up one would read like a field name."""
+    if field.phrase is not None:
+        return field.phrase
+    name = field.name
+    head, _, tail = name.rpartition("_")
+    if field.type in ("date", "datetime"):
+        if name == "date":
+            return "{noun} on {value}"
+        if head and tail in _PREPOSITIONS:
+            verb = words(head)
+            if verb.endswith("ed") or verb in _IRREGULAR.values() or verb in ("due", "paid"):
+                return f"{{noun}} {verb} {tail} {{value}}"
+        return None
+    if field.type == "enum" and name in ("status", "state"):
+        return "{value} {noun}"
+    if field.type == "money" and any(word in name for word in _AMOUNT_WORDS) and "_" not in name:
+        return "{noun} of {value}"
+    if field.type == "string" and name in _PLACE_WORDS:
+        return "{noun} in {value}"
+    return None
+
+
+def field_noun(field: FieldSpec) -> str:
+    return field.noun or words(field.name)
+
+
+def question_forms(field: FieldSpec, row: str) -> list[str]:
+    """Ways to ask for `field` of the row named `row` (`my order placed on March 3`)."""
+    noun = field_noun(field)
+    head, _, tail = field.name.rpartition("_")
+    if field.type in ("date", "datetime") and field.noun is None and head and tail in _PREPOSITIONS:
+        verb = words(head)
+        if verb.endswith("ed") or verb in _IRREGULAR.values():
+            return [f"when was {row} {verb}", f"on what date was {row} {verb}", f"what day was {row} {verb}"]
+        if verb.endswith("s"):
+            return [f"when does {row} {verb[:-1]}", f"on what date does {row} {verb[:-1]}"]
+        return [f"when is {row} {verb}", f"what date is {row} {verb}"]
+    if field.name in ("status", "state"):
+        return [f"what is the status of {row}", f"what status is {row} in", f"where does {row} stand"]
+    if field.type == "money":
+        return [f"how much is the {noun} of {row}", f"what is the {noun} of {row}", f"what {noun} does {row} show"]
+    if field.type == "boolean":
+        return [f"is {row} marked as {noun}", f"what does {row} say for {noun}"]
+    return [f"what is the {noun} of {row}", f"what {noun} does {row} have", f"which {noun} is on {row}"]
+
+
+OPENERS: dict[str, list[str]] = {
+    "terse": ["", "Quick one.", "Need help.", "Hi."],
+    "impatient": ["I need this sorted now.", "Please be quick.", "", "I don't have much time."],
+    "polite": [
+        "Hello, I hope you can help me.",
+        "Good morning, could you help me please?",
+        "Hi there, thank you for your help.",
+        "Hello, and thanks in advance.",
+    ],
+    "default": ["Hi.", "Hello.", "Hi there.", "", "Hey."],
+}
+REQUESTS = [
+    "Please {request}.",
+    "Can you {request}?",
+    "I'd like you to {request}.",
+    "Could you {request} for me?",
+    "I need you to {request}.",
+    "Would you {request}, please?",
+    "I'm writing because I want you to {request}.",
+    "I was hoping you could {request}.",
+]
+QUESTIONS = [
+    "{direct}?",
+    "Quick question, {question}?",
+    "Could you check something for me? {direct}?",
+    "I was wondering, {question}?",
+    "I can't find it myself, so {question}?",
+    "Can you look this up for me? {direct}?",
+]
+STORIES = [
+    "About {subject}: {first}, and {second}.",
+    "I have two things about {subject}. First, {first}. Then {second}.",
+    "While you're looking at {subject}, {first} and also {second}.",
+    "For {subject}, I need you to {first_bare} and to {second_bare}.",
+]
+PAIRS = [
+    "{first}. After that, {second}.",
+    "Two things today: {first}, and {second}.",
+    "{first}. While you're at it, {second}.",
+    "First {first_bare}, then {second_bare}.",
+]
+REFUSED_ALSO = [
+    "I'd also like to {forbidden}.",
+    "And while you're there, {forbidden_lead} {forbidden}.",
+    "One more thing: {forbidden_lead} {forbidden}.",
+]
+FALLBACK = [
+    "If that isn't allowed, do what you're allowed to instead.",
+    "If that's more than the rules allow, I'll take what they do allow.",
+    "If you can't do exactly that, I'm fine with whatever the policy permits.",
+]
+DETAIL_SENTENCES = ["The {noun} is {value}.", "Use {value} as the {noun}.", "The {noun} should be {value}."]
+NEW_DETAIL_SENTENCES = ["The new {noun} is {value}.", "Make it {value}.", "It should be {value} from now on."]
+ASK_HINTS = [
+    "I'll give you the details you need.",
+    "Ask me for whatever details you need.",
+    "I have the details here if you need them.",
+    "",
+]
+LEADS = ["please", "could you also", "can you"]
+
+
+def style(traits: list[str]) -> str:
+    joined = " ".join(traits).lower()
+    return next((name for name in ("terse", "impatient", "polite") if name in joined), "default")
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,130 @@
+"""Tasks read as the customer and the agent would, over every task of every shipped domain: no template
+artefacts, a persona that says only what it knows, oracles whose every argument has a source, and policy
+tasks that score only the run that keeps the policy."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
+from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.provenance import provenance_violations
+from envforge.runtime.session import Session
+from envforge.runtime.tasks import load_package_verifier, load_tasks
+from envforge.text import stated_in
+from tests.conftest import BLUEPRINTS
+
+DOMAINS = [path.stem for path in BLUEPRINTS]
+SNAKE = re.compile(r"(?<![@\w.])[a-z]+_[a-z_]+\b")
+
+
+def artefacts(env: Environment, task: TaskSpec) -> list[str]:
+    """Ways the instruction reads like a filled-in template."""
+    text = task.instruction
+    found = [f"parenthesis: {match}" for match in re.findall(r"\([^)]*\)", text)]
+    found += [f"identifier: {match}" for match in SNAKE.findall(text)]
+    names = {field.name.replace("_", " ") for entity in env.blueprint.entities for field in entity.fields}
+    found += [f"field label: {name}:" for name in names if re.search(rf"\b{re.escape(name)}: ", text, re.IGNORECASE)]
+    found += [f"doubled word: {match}" for match in re.findall(r"\b(\w+) \1\b", text, re.IGNORECASE)]
+    return found
+
+
+def replay(session: Session, calls: list[ToolCall]) -> tuple[RunHistory, list[dict[str, object]]]:
+    session.reset()
+    results = [session.call_tool(call.name, call.arguments)[1] for call in calls]
+    return session.history(), results
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_request_reads_like_a_template(packages: dict[str, Path], domain: str) -> None:
+    env = load_environment(packages[domain])
+    found = {task.id: problems for task in load_tasks(packages[domain]).values() if (problems := artefacts(env, task))}
+    assert not found, found
+
+
+def test_the_artefact_scan_catches_the_old_forms(retail_env: Environment, retail_package: Path) -> None:
+    task = next(iter(load_tasks(retail_package).values()))
+    old = "Can you cancel my order (placed on: 2026-02-22) with reason: found_cheaper?"
+    assert len(artefacts(retail_env, task.model_copy(update={"instruction": old}))) == 3
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_user_states_only_what_their_persona_knows(packages: dict[str, Path], domain: str) -> None:
+    env = load_environment(packages[domain])
+    personas = {persona.name: set(persona.knows) for persona in env.blueprint.personas}
+    for task in load_tasks(packages[domain]).values():
+        stated = set(task.scenario.known) - {"record_ids"}
+        assert stated | set(task.scenario.hidden) <= personas[task.scenario.persona], task.id
+        for value in task.scenario.hidden.values():
+            assert not stated_in(task.instruction, value, env.blueprint.clock.date()), (task.id, value)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_oracle_argument_comes_from_the_user_an_earlier_result_or_a_policy(
+    packages: dict[str, Path], domain: str
+) -> None:
+    env = load_environment(packages[domain])
+    session = Session(env)
+    rules = [policy.text for policy in env.blueprint.policies]
+    problems = []
+    for task in load_tasks(packages[domain]).values():
+        session.act_for(task.scenario.person)
+        _, results = replay(session, task.oracle)
+        problems += provenance_violations(task, results, env.blueprint.clock.date(), rules)
+    assert problems == []
+
+
+def test_a_value_from_nowhere_is_a_provenance_violation(retail_env: Environment, retail_package: Path) -> None:
+    task = next(t for t in load_tasks(retail_package).values() if t.kind == "write")
+    write = task.oracle[-1]
+    key = next(name for name in write.arguments if name.endswith("_id"))
+    forged = task.model_copy(
+        update={
+            "oracle": [*task.oracle[:-1], ToolCall(name=write.name, arguments={**write.arguments, key: "X-000001"})]
+        }
+    )
+    problems = provenance_violations(forged, [{} for _ in forged.oracle], retail_env.blueprint.clock.date())
+    assert len(problems) == 1 and "X-000001" in problems[0]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_what_the_user_holds_back_is_needed_and_not_said_up_front(packages: dict[str, Path], domain: str) -> None:
+    env = load_environment(packages[domain])
+    clock = env.blueprint.clock.date()
+    for task in load_tasks(packages[domain]).values():
+        arguments = [str(value).replace("_", " ") for call in task.oracle for value in call.arguments.values()]
+        for name, value in task.scenario.details.items():
+            assert str(value) in arguments, (task.id, name)
+            assert not stated_in(task.instruction, value, clock), (task.id, name)
+        for entity, description in task.scenario.which.items():
+            assert description not in task.instruction, (task.id, entity)
+            assert "one of my " in task.instruction, task.id
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_policy_task_rewards_only_the_run_that_keeps_the_policy(packages: dict[str, Path], domain: str) -> None:
+    """Doing only what is allowed (or what the policy offers) scores 1; doing the forbidden request as asked,
+    alone or besides, scores 0; doing nothing scores 0."""
+    package = packages[domain]
+    env = load_environment(package)
+    session = Session(env)
+    policy_tasks = [task for task in load_tasks(package).values() if task.policies]
+    assert policy_tasks, f"no {domain} task hinges on a policy"
+    for task in policy_tasks:
+        assert task.forbidden, task.id
+        assert set(task.policies) <= {policy.id for policy in env.blueprint.policies}
+        verify = load_package_verifier(package, task.id).verify
+        session.act_for(task.scenario.person)
+        right, _ = replay(session, task.oracle)
+        assert verify(right, Transcript(calls=task.oracle)).reward == 1, task.id
+        assert verify(RunHistory(), Transcript()).reward == 0, task.id
+        for forbidden in task.forbidden:
+            runs = [[*task.oracle, forbidden], [*task.oracle[:-1], forbidden]]
+            for calls in runs:
+                history, _ = replay(session, calls)
+                if history.writes == right.writes:
+                    continue  # the runtime refused it: the back end keeps this policy itself
+                assert verify(history, Transcript(calls=calls)).reward == 0, (task.id, [c.name for c in calls])
