@@ -45,6 +45,14 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session")
+def default_packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every shipped blueprint generated with the defaults (150 tasks, default rows): what a user trains on.
+    For slow tests only; built once per session."""
+    out = tmp_path_factory.mktemp("generated-defaults")
+    return {path.stem: run_pipeline(path, out, GenerateConfig()).package for path in BLUEPRINTS}
+
+
+@pytest.fixture(scope="session")
 def retail_package(packages: dict[str, Path]) -> Path:
     return packages["retail"]
 

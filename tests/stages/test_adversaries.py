@@ -15,7 +15,6 @@ from envforge.ir.tasks import Transcript
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import load_environment
 from envforge.runtime.tasks import load_package_verifier, load_tasks
-from envforge.stages.generate import run_pipeline
 from tests.conftest import BLUEPRINTS
 from tests.stages.adversaries import Player, cheats, legitimate
 
@@ -58,10 +57,11 @@ def test_no_cheat_scores_and_every_legitimate_variation_does_on_every_task(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("domain", DOMAINS)
-def test_the_same_holds_for_every_task_of_a_package_generated_with_the_defaults(tmp_path: Path, domain: str) -> None:
+def test_the_same_holds_for_every_task_of_a_package_generated_with_the_defaults(
+    default_packages: dict[str, Path], domain: str
+) -> None:
     """The full default package (150 tasks, default rows): what a user generates and trains on."""
-    blueprint = next(path for path in BLUEPRINTS if path.stem == domain)
-    package = run_pipeline(blueprint, tmp_path, GenerateConfig()).package
+    package = default_packages[domain]
     assert len(load_tasks(package)) == GenerateConfig().tasks
     played = _play_every_task(package)
     # `split_write` plays only where an action takes an amount (not in every domain).

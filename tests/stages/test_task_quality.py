@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
+from envforge.ir.verification import ValidationReport
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
@@ -24,7 +25,8 @@ SNAKE = re.compile(r"(?<![@\w.])[a-z]+_[a-z_]+\b")
 def artefacts(env: Environment, task: TaskSpec) -> list[str]:
     """Ways the instruction reads like a filled-in template."""
     text = task.instruction
-    found = [f"parenthesis: {match}" for match in re.findall(r"\([^)]*\)", text)]
+    # A phone number's area code is a value in brackets, not a template's.
+    found = [f"parenthesis: {match}" for match in re.findall(r"\([^)]*[A-Za-z:][^)]*\)", text)]
     found += [f"identifier: {match}" for match in SNAKE.findall(text)]
     names = {field.name.replace("_", " ") for entity in env.blueprint.entities for field in entity.fields}
     found += [f"field label: {name}:" for name in names if re.search(rf"\b{re.escape(name)}: ", text, re.IGNORECASE)]
@@ -48,7 +50,12 @@ def test_no_request_reads_like_a_template(packages: dict[str, Path], domain: str
 def test_the_artefact_scan_catches_the_old_forms(retail_env: Environment, retail_package: Path) -> None:
     task = next(iter(load_tasks(retail_package).values()))
     old = "Can you cancel my order (placed on: 2026-02-22) with reason: found_cheaper?"
-    assert len(artefacts(retail_env, task.model_copy(update={"instruction": old}))) == 3
+    assert sorted(artefacts(retail_env, task.model_copy(update={"instruction": old}))) == [
+        "field label: placed on:",
+        "field label: reason:",
+        "identifier: found_cheaper",
+        "parenthesis: (placed on: 2026-02-22)",
+    ]
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -82,11 +89,12 @@ def test_a_value_from_nowhere_is_a_provenance_violation(retail_env: Environment,
     write = task.oracle[-1]
     key = next(name for name in write.arguments if name.endswith("_id"))
     forged = task.model_copy(
-        update={
-            "oracle": [*task.oracle[:-1], ToolCall(name=write.name, arguments={**write.arguments, key: "X-000001"})]
-        }
+        update={"oracle": [*task.oracle[:-1], ToolCall(name=write.name, arguments={**write.arguments, key: "X-000001"})]}
     )
-    problems = provenance_violations(forged, [{} for _ in forged.oracle], retail_env.blueprint.clock.date())
+    session = Session(retail_env)
+    session.act_for(task.scenario.person)
+    _, results = replay(session, forged.oracle)
+    problems = provenance_violations(forged, results, retail_env.blueprint.clock.date())
     assert len(problems) == 1 and "X-000001" in problems[0]
 
 
@@ -96,9 +104,13 @@ def test_what_the_user_holds_back_is_needed_and_not_said_up_front(packages: dict
     clock = env.blueprint.clock.date()
     for task in load_tasks(packages[domain]).values():
         arguments = [str(value).replace("_", " ") for call in task.oracle for value in call.arguments.values()]
+        sentences = re.split(r"(?<=[.?!])\s+", task.instruction)
         for name, value in task.scenario.details.items():
             assert str(value) in arguments, (task.id, name)
-            assert not stated_in(task.instruction, value, clock), (task.id, name)
+            # Said up front means said as that detail: "the reason is ..." (a "delayed bag" is no claim kind).
+            label = name.removeprefix("new_").replace("_", " ")
+            told = [sentence for sentence in sentences if label in sentence.lower()]
+            assert not any(stated_in(sentence, value, clock) for sentence in told), (task.id, name)
         for entity, description in task.scenario.which.items():
             assert description not in task.instruction, (task.id, entity)
             assert "one of my " in task.instruction, task.id
@@ -128,3 +140,25 @@ def test_a_policy_task_rewards_only_the_run_that_keeps_the_policy(packages: dict
                 if history.writes == right.writes:
                     continue  # the runtime refused it: the back end keeps this policy itself
                 assert verify(history, Transcript(calls=calls)).reward == 0, (task.id, [c.name for c in calls])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reaches_every_action(
+    default_packages: dict[str, Path], domain: str
+) -> None:
+    """The acceptance figures of a default package (150 tasks), as its report states them."""
+    package = default_packages[domain]
+    report = ValidationReport.model_validate_json((package / "report.json").read_text(encoding="utf-8"))
+    env = load_environment(package)
+    tasks = load_tasks(package)
+    mix = report.mix
+    assert mix is not None and len(tasks) == 150
+    assert sum(mix.policy_tasks.values()) >= 0.2 * len(tasks), mix.policy_tasks
+    assert mix.policy_tasks.get("refuse", 0) > 0 and mix.policy_tasks.get("offer", 0) > 0, mix.policy_tasks
+    assert mix.asking_tasks >= 0.3 * len(tasks)
+    assert mix.request_shapes >= 100
+    writes = [action.name for action in env.blueprint.actions]
+    assert all(mix.by_action[action] > 0 or mix.unreached.get(action) for action in writes), mix.unreached
+    found = {task.id: problems for task in tasks.values() if (problems := artefacts(env, task))}
+    assert not found, found

@@ -71,6 +71,11 @@ class Phraser:
                 phrase = f"{rng.choice(_LATEST if name.startswith('latest:') else _EARLIEST)} {phrase}"
                 determiner = "my" if owned and description.parent is None else "the"
                 continue
+            if name.startswith("period:"):
+                spec = self.fields[(description.entity, name.removeprefix("period:"))]
+                template = (wording.field_phrase(spec) or "{noun} from {value}").replace(" on {value}", " in {value}")
+                phrase = template.format(noun=phrase, value=wording.period_words(str(value), self.clock))
+                continue
             spec = self.fields[(description.entity, name)]
             template = wording.field_phrase(spec) or "{noun} with {value}"
             phrase = template.format(noun=phrase, value=self.value(value, spec.type, rng))
@@ -81,7 +86,9 @@ class Phraser:
         link = "for" if description.one_to_one and not description.fields else rng.choice(_LINKS[:2])
         return f"{text} {link} {parent}"
 
-    def action_clause(self, action: ActionSpec, target: str | None, target_entity: str | None) -> str:
+    def action_clause(
+        self, action: ActionSpec, target: str | None, target_entity: str | None, target_param: str = ""
+    ) -> str:
         """`cancel my order placed on March 3`, `add an address to my account`, `change the quantity of the Desk
         Lamp from my order ...`, `request a return for the Desk Lamp ...`, `update my email`."""
         verb, rest = split_action_name(action.name)
@@ -105,7 +112,8 @@ class Phraser:
             return f"{verb} {target}"
         if not inserts and target_entity == action.entity:
             return f"{verb} the {attribute} of {target}"
-        return f"{verb} {wording.article(noun) if inserts else 'the ' + noun} for {target}"
+        lead = "from" if target_param.startswith("from_") else "for"
+        return f"{verb} {wording.article(noun) if inserts else 'the ' + noun} {lead} {target}"
 
     def detail_sentence(self, detail: Detail, rng: random.Random) -> str:
         noun = wording.words(detail.name)
@@ -148,3 +156,12 @@ def question(persona: PersonaSpec, identity: dict[str, Any], asked: str, rng: ra
     """`asked` is a question in lower case without its mark (`when was my order placed`)."""
     text = rng.choice(wording.QUESTIONS).format(direct=wording.capital(asked), question=asked)
     return f"{opener(persona, identity, rng)} {text}".strip()
+
+
+def link_of(param: str) -> str:
+    """How a further row joins the request: `to_account_id` -> `to`, `new_slot_id` -> `to`, else `, using`."""
+    if param.startswith(("to_", "new_")):
+        return "to"
+    if param.startswith("from_"):
+        return "from"
+    return ", using"

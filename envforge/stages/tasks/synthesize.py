@@ -89,13 +89,15 @@ class Part:
     target: Description | None
     """The row the request is about, or None when it is the user's own account."""
     owned: bool
-    others: list[Description]
+    others: list[tuple[str, Description]]
+    """Further rows the request names, by parameter (`to_account_id`)."""
     details: list[Detail]
     asked: bool
     """The details are held back until the agent asks."""
     vague: bool = False
     """The user says which row only when asked."""
     lookups: list[ToolCall] = field(default_factory=list)
+    target_param: str = ""
 
 
 @dataclass
@@ -294,7 +296,8 @@ class Synthesizer:
         lookups: list[ToolCall] = []
         target: Description | None = None
         owned = False
-        others: list[Description] = []
+        others: list[tuple[str, Description]] = []
+        target_param = ""
         refs = sorted(tool.param_refs.items(), key=lambda item: item[1] != action.entity)
         for name, entity in refs:
             key = arguments[name]
@@ -308,9 +311,9 @@ class Synthesizer:
                 chain = self.catalog_lookup(entity, described)
             lookups.extend(call for call in chain if call not in lookups)
             if target is None:
-                target, owned = described, self.world.is_owned(entity)
+                target, owned, target_param = described, self.world.is_owned(entity), name
             else:
-                others.append(described)
+                others.append((name, described))
         details = [
             Detail(name, value, self._kind(action, name), self._replaces(action, name))
             for name, value in arguments.items()
@@ -325,7 +328,7 @@ class Synthesizer:
             and bool(target.fields)
             and rng.random() < VAGUE_SHARE
         )
-        return Part(action, arguments, target, owned, others, details, asked, vague, lookups)
+        return Part(action, arguments, target, owned, others, details, asked, vague, lookups, target_param)
 
     @staticmethod
     def _kind(action: ActionSpec, name: str) -> str:
@@ -566,7 +569,7 @@ class Synthesizer:
         description = self.world.describe_owned(entity, key)
         if description.record_keys():
             return None
-        used = {name for name, _ in description.fields}
+        used = {name.split(":")[-1] for name, _ in description.fields}
         spec = self.world.entity(entity)
         row = self.world.rows[entity][key]
         # A free-text field is asked about only where the blueprint says what people call it.
@@ -771,10 +774,12 @@ class Synthesizer:
             else:
                 target_text = self.phraser.row(_elided(part.target, elide), rng, owned=part.owned)
         clause = self.phraser.action_clause(
-            part.action, target_text, part.target.entity if part.target is not None else None
+            part.action, target_text, part.target.entity if part.target is not None else None, part.target_param
         )
-        for other in part.others:
-            clause += f", using {self.phraser.row(other, rng, owned=self.world.is_owned(other.entity))}"
+        for name, other in part.others:
+            text = self.phraser.row(other, rng, owned=self.world.is_owned(other.entity))
+            link = phrasing.link_of(name)
+            clause += f"{link} {text}" if link.startswith(",") else f" {link} {text}"
         if part.asked:
             for detail in part.details:
                 details[_detail_key(detail, self.world.person.fields)] = _held(detail)
@@ -786,8 +791,12 @@ class Synthesizer:
         ]
 
     def task(self, draft: Draft, task_id: str) -> TaskSpec:
-        rng = self.rng("phrase", task_id)
-        instruction, requests, details, which = self.render(draft, rng)
+        instruction, requests, details, which = self.render(draft, self.rng("phrase", task_id))
+        if any(text in instruction for text in which.values()):
+            # Another request names the row this one leaves vague: it is no longer the user's to reveal.
+            for part in draft.parts:
+                part.vague = False
+            instruction, requests, details, which = self.render(draft, self.rng("phrase", task_id))
         ok, _ = self.run(draft.oracle, draft.person)
         if not ok:
             raise RuntimeError(f"the oracle of {task_id} no longer succeeds")
@@ -892,7 +901,7 @@ def _elided(description: Description, subject: Description | None) -> Descriptio
 
 def _keys(part: Part) -> list[str]:
     keys = part.target.record_keys() if part.target is not None else []
-    return keys + [key for other in part.others for key in other.record_keys()]
+    return keys + [key for _, other in part.others for key in other.record_keys()]
 
 
 def _detail_key(detail: Detail, person_fields: list[Any]) -> str:

@@ -40,6 +40,10 @@ def words(name: str) -> str:
 
 
 def article(noun: str) -> str:
+    """`an address`, `a hold`; none for a plural (`funds`)."""
+    last = noun.rsplit(" ", 1)[-1]
+    if last.endswith("s") and not last.endswith(("ss", "us", "is")):
+        return noun
     return f"an {noun}" if noun[:1].lower() in _VOWEL_SOUND else f"a {noun}"
 
 
@@ -66,6 +70,14 @@ def day(value: Any, clock: date, rng: random.Random | None = None) -> str:
     forms = [f"{parsed:%B} {parsed.day}", f"{parsed.day} {parsed:%B}"]
     text = forms[rng.randrange(len(forms))] if rng is not None else forms[0]
     return text if parsed.year == clock.year else f"{text}, {parsed.year}"
+
+
+def period_words(value: str, clock: date) -> str:
+    """`2026-02 late` -> `late February` (`late February 2025` in another year)."""
+    month, third = value.split(" ")
+    year, number = (int(part) for part in month.split("-"))
+    name = date(year, number, 1).strftime("%B")
+    return f"{third} {name}" if year == clock.year else f"{third} {name} {year}"
 
 
 def spoken(value: Any, kind: str, clock: date, rng: random.Random | None = None) -> str:
@@ -175,7 +187,7 @@ PAIRS = [
     "First {first_bare}, then {second_bare}.",
 ]
 REFUSED_ALSO = [
-    "I'd also like to {forbidden}.",
+    "I'd also like you to {forbidden}.",
     "And while you're there, {forbidden_lead} {forbidden}.",
     "One more thing: {forbidden_lead} {forbidden}.",
 ]

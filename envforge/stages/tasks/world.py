@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from envforge.hashing import hash_json
 from envforge.ir.blueprint import FieldSpec
 from envforge.ir.naming import list_tool_name
 from envforge.ir.ontology import Ontology, OntologyEntity, OntologyRelation
@@ -16,6 +17,7 @@ from envforge.ir.tasks import ToolCall
 from envforge.ir.toolspec import ToolGraph
 from envforge.runtime.session import Session
 from envforge.stages.tasks.wording import field_phrase
+from envforge.text import as_date
 
 Row = dict[str, Any]
 DESCRIPTOR_TYPES = ("enum", "date", "datetime", "string", "money", "integer", "number")
@@ -47,7 +49,7 @@ class Description:
 
     def stated(self) -> list[Any]:
         """The values this description states (labels, dates, statuses), up its parents."""
-        mine = [value for name, value in self.fields if not name.startswith(("latest:", "earliest:"))]
+        mine = [value for name, value in self.fields if not name.startswith(("latest:", "earliest:", "period:"))]
         return mine + (self.parent.stated() if self.parent is not None else [])
 
 
@@ -177,6 +179,11 @@ class World:
         if len(among) <= 1:
             return Description(entity, (), uses_key=False)
         candidates = self._descriptor_fields(spec)
+        if int(hash_json(key)[:2], 16) % 2:
+            # Every other row by its exact date ("placed on February 22"), the rest by roughly when.
+            candidates = [name for name in candidates if not name.startswith("period:")] + [
+                name for name in candidates if name.startswith("period:")
+            ]
         values = {other: self._values(spec, self.rows[entity][other], candidates) for other in among}
         mine = self._values(spec, row, candidates)
         for size in range(1, MAX_DESCRIPTOR_FIELDS + 1):
@@ -214,6 +221,10 @@ class World:
         fields: list[FieldSpec] = [f for f in spec.fields if f.type in DESCRIPTOR_TYPES and field_phrase(f) is not None]
         fields.sort(key=lambda f: (not f.searchable, f.type not in ("date", "datetime", "string"), f.type == "money"))
         names = [f.name for f in fields]
+        # "placed in late February" before "placed on February 22": people remember roughly when.
+        periods = [f"period:{f.name}" for f in fields if f.type in ("date", "datetime")]
+        first_date = next((index for index, name in enumerate(names) if name in {p[7:] for p in periods}), len(names))
+        names[first_date:first_date] = periods
         for relation in self.ontology.relations:
             if relation.child == spec.name and not self.is_owned(relation.parent):
                 label = self._label_field(relation.parent)
@@ -234,6 +245,8 @@ class World:
                 relation = next(r for r in self.ontology.relations if r.child == spec.name and r.field == field)
                 parent = self.rows[relation.parent].get(row[field])
                 values.append(None if parent is None else parent[label])
+            elif name.startswith("period:"):
+                values.append(period(row[name.removeprefix("period:")]))
             else:
                 values.append(row[name])
         return values
@@ -242,3 +255,12 @@ class World:
 def descriptor_label(name: str) -> str:
     """`product_id->name` reads as `product`."""
     return name.split("->", maxsplit=1)[0].removesuffix("_id") if "->" in name else name
+
+
+def period(value: Any) -> str | None:
+    """`2026-02-22` -> `2026-02 late`: the third of the month a date falls in."""
+    day = as_date(value)
+    if day is None:
+        return None
+    third = "early" if day.day <= 10 else "mid" if day.day <= 20 else "late"
+    return f"{day:%Y-%m} {third}"
