@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from envforge.ir.blueprint import Blueprint
-from envforge.ir.expressions import CompiledExpression, compile_expression
+from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
 from envforge.ir.invariants import ConditionalValue, DerivedValue, InvariantSpec, StateRule, TemporalOrder
 from envforge.ir.tables import key_field
 
@@ -186,23 +186,41 @@ def derived_value(compiled: Compiled, world: World, row: Row) -> Any:
     return aggregate(invariant.aggregate, values, invariant.empty)
 
 
+def _bound(bound: CompiledExpression, scope: Mapping[str, Any]) -> Any:
+    # A bound built from an empty date (add_days of nothing) is empty too, and empty bounds are ignored.
+    try:
+        return bound(scope)
+    except ExpressionError:
+        return None
+
+
 def date_bounds(compiled: Compiled, scope: Mapping[str, Any]) -> tuple[Any, Any]:
     """The latest `not_before` and earliest `not_after` date on a row; None where a side has none."""
     low: Any = None
     high: Any = None
     for bound in compiled.not_before:
-        value = bound(scope)
+        value = _bound(bound, scope)
         if value is not None and (low is None or date_order(value, low) > 0):
             low = value
     for bound in compiled.not_after:
-        value = bound(scope)
+        value = _bound(bound, scope)
         if value is not None and (high is None or date_order(value, high) < 0):
             high = value
     return low, high
 
 
 def holds(compiled: Compiled, world: World, row: Row) -> bool:
-    """Whether `row` satisfies the invariant (a rule's `distinct` is judged over all rows, by `violating_rows`)."""
+    """Whether `row` satisfies the invariant (a rule's `distinct` is judged over all rows, by `violating_rows`).
+
+    A row on which the invariant cannot be evaluated (a sum over an empty amount) does not satisfy it.
+    """
+    try:
+        return _holds(compiled, world, row)
+    except ExpressionError:
+        return False
+
+
+def _holds(compiled: Compiled, world: World, row: Row) -> bool:
     invariant = compiled.invariant
     match invariant:
         case DerivedValue():
@@ -274,7 +292,7 @@ def count_state_violations(blueprint: Blueprint, database: bytes) -> list[Invari
 def describe_violations(counts: Iterable[InvariantCount]) -> list[str]:
     """One line per violated invariant: id, count, example row key and the rule's text."""
     return [
-        f"{count.id}: {count.violations} {count.entity} row{'s' if count.violations != 1 else ''} break it "
+        f"{count.id}: {count.violations} {count.entity} {'row breaks' if count.violations == 1 else 'rows break'} it "
         f"(e.g. {count.example}): {count.text}"
         for count in counts
         if count.violations

@@ -15,6 +15,7 @@ from typing import Any, assert_never
 from envforge.errors import BlueprintError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.derivations import DerivationCycleError, derivation_order
+from envforge.ir.expressions import ExpressionError
 from envforge.ir.invariants import ConditionalValue, DerivedValue, StateRule, TemporalOrder
 from envforge.ir.violations import (
     Compiled,
@@ -204,11 +205,22 @@ class Satisfier:
                 continue
             # All values first: a row's derivation may read its own field or a sibling's.
             rows = self.world.tables[entity]
-            values = [derived_value(found, self.world, row) for row in rows]
+            values = [self.derived(found, row) for row in rows]
             if self.fields[(entity, name)].type == "money":
                 values = [round(value, 2) if isinstance(value, float) else value for value in values]
             for row, value in zip(rows, values, strict=True):
                 row[name] = value
+
+    def derived(self, compiled: Compiled, row: Row) -> Any:
+        try:
+            return derived_value(compiled, self.world, row)
+        except ExpressionError as exc:
+            invariant = compiled.invariant
+            raise BlueprintError(
+                f"invariant '{invariant.id}' cannot be computed for {invariant.entity} {self.key(invariant, row)}: "
+                f"{exc}; make the fields it reads non-empty (a conditional value may empty them) or guard with "
+                "'is not None'"
+            ) from None
 
     def verify(self) -> None:
         """Raise when a seeded row still breaks an invariant (a later one undid an earlier one)."""
