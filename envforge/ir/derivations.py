@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import assert_never
+
 import networkx as nx
 
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.expressions import compile_expression
-from envforge.ir.invariants import DerivedValue
+from envforge.ir.invariants import ConditionalValue, DerivedValue, InvariantSpec, StateRule, TemporalOrder
 from envforge.ir.violations import alias_entities
 
 Node = tuple[str, str]
@@ -21,22 +23,36 @@ class DerivationCycleError(ValueError):
         super().__init__(" -> ".join(f"{entity}.{field}" for entity, field in [*nodes, nodes[0]]))
 
 
-def _reads(blueprint: Blueprint, invariant: DerivedValue) -> set[Node]:
+def invariant_reads(blueprint: Blueprint, invariant: InvariantSpec) -> set[Node]:
+    """Every (entity, field) an invariant reads: fields its expressions name, and the ref fields it follows."""
     entities = alias_entities(blueprint, invariant)
     reads: set[Node] = set()
     for path in invariant.parents.values():
         root, _, ref = path.rpartition(".")
         reads.add((entities[root or invariant.entity], ref))
-    sources = [invariant.value, invariant.of, invariant.where]
+    match invariant:
+        case DerivedValue():
+            sources = [invariant.value, invariant.of, invariant.where]
+            if invariant.over is not None:
+                relation = next(r for r in blueprint.relations if r.name == invariant.over)
+                reads.add((relation.child, relation.field))
+            for name in invariant.children.values():
+                relation = next(r for r in blueprint.relations if r.name == name)
+                reads.add((relation.child, relation.field))
+        case ConditionalValue():
+            sources = [invariant.when]
+        case TemporalOrder():
+            sources = [*invariant.not_before, *invariant.not_after]
+        case StateRule():
+            sources = [invariant.require]
+        case _:
+            assert_never(invariant)
     for source in sources:
         if source is None:
             continue
         for reference in compile_expression(source).references:
             if reference.attr is not None and reference.root in entities:
                 reads.add((entities[reference.root], reference.attr))
-    if invariant.over is not None:
-        relation = next(r for r in blueprint.relations if r.name == invariant.over)
-        reads.add((relation.child, relation.field))
     return reads
 
 
@@ -47,7 +63,7 @@ def derivation_graph(blueprint: Blueprint) -> nx.DiGraph:
         if isinstance(invariant, DerivedValue):
             node = (invariant.entity, invariant.derive)
             graph.add_node(node, derived=True)
-            graph.add_edges_from((read, node) for read in _reads(blueprint, invariant) if read != node)
+            graph.add_edges_from((read, node) for read in invariant_reads(blueprint, invariant) if read != node)
     parent_of = {(r.child, r.field): r.parent for r in blueprint.relations}
     for entity in blueprint.entities:
         for field in entity.fields:

@@ -85,11 +85,11 @@ class World:
         self.blueprint = blueprint
         self.tables = tables
         self.keys = {entity.name: key_field(entity).name for entity in blueprint.entities}
-        self.parent_of = {(r.child, r.field): r.parent for r in blueprint.relations}
         self.relations = {relation.name: relation for relation in blueprint.relations}
         self.clock = {"today": blueprint.clock.date().isoformat(), "now": blueprint.clock.isoformat()}
         self._by_key: dict[str, dict[Any, Row]] = {}
         self._children: dict[str, dict[Any, list[Row]]] = {}
+        self._plans: dict[str, list[tuple[str, str, str, str]]] = {}
 
     def row(self, entity: str, key: Any) -> Row | None:
         index = self._by_key.get(entity)
@@ -113,15 +113,23 @@ class World:
         """Drop the child indexes (after ref fields changed)."""
         self._children.clear()
 
+    def _plan(self, invariant: InvariantSpec) -> list[tuple[str, str, str, str]]:
+        """(alias, holder alias, ref field, parent entity) for each of the invariant's parents, in order."""
+        plan = self._plans.get(invariant.id)
+        if plan is None:
+            entities = alias_entities(self.blueprint, invariant)
+            plan = []
+            for alias, path in invariant.parents.items():
+                root, _, ref = path.rpartition(".")
+                plan.append((alias, root or invariant.entity, ref, entities[alias]))
+            self._plans[invariant.id] = plan
+        return plan
+
     def scope(self, invariant: InvariantSpec, row: Row) -> dict[str, Any]:
         """The names an invariant's expressions read for `row`."""
-        entities = {invariant.entity: invariant.entity}
         scope: dict[str, Any] = {**self.clock, invariant.entity: row}
-        for alias, path in invariant.parents.items():
-            root, _, ref = path.rpartition(".")
-            holder = scope[root or invariant.entity]
-            parent_entity = self.parent_of[(entities[root or invariant.entity], ref)]
-            entities[alias] = parent_entity
+        for alias, root, ref, parent_entity in self._plan(invariant):
+            holder = scope[root]
             scope[alias] = None if holder is None else self.row(parent_entity, holder.get(ref))
         if isinstance(invariant, DerivedValue):
             key = row[self.keys[invariant.entity]]

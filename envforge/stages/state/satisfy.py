@@ -14,19 +14,26 @@ from typing import Any, assert_never
 
 from envforge.errors import BlueprintError
 from envforge.ir.blueprint import Blueprint
-from envforge.ir.derivations import DerivationCycleError, derivation_order
+from envforge.ir.derivations import DerivationCycleError, derivation_order, invariant_reads
 from envforge.ir.expressions import ExpressionError
-from envforge.ir.invariants import ConditionalValue, DerivedValue, StateRule, TemporalOrder
+from envforge.ir.invariants import (
+    ConditionalValue,
+    DerivedValue,
+    InvariantSpec,
+    StateRule,
+    TemporalOrder,
+    invariant_field,
+)
 from envforge.ir.violations import (
     Compiled,
     Row,
     World,
     compile_invariant,
-    count_violations,
     date_bounds,
     date_order,
     derived_value,
     holds,
+    violating_rows,
 )
 
 RULE_DRAWS = 200
@@ -124,8 +131,10 @@ class Satisfier:
     def redraw(self, compiled: Compiled, rule: StateRule, rows: list[Row]) -> None:
         draw = self.make(rule.entity, rule.seed_by, f"invariant:{rule.id}")
         for row in rows:
+            # The scope holds the row itself, so one scope serves every draw of the row's own field.
+            scope = self.world.scope(rule, row)
             for _ in range(RULE_DRAWS):
-                if holds(compiled, self.world, row):
+                if _true(compiled, scope):
                     break
                 row[rule.seed_by] = draw()
             else:
@@ -223,11 +232,43 @@ class Satisfier:
             ) from None
 
     def verify(self) -> None:
-        """Raise when a seeded row still breaks an invariant (a later one undid an earlier one)."""
-        for count in count_violations(self.blueprint, self.world.tables):
-            if count.violations:
+        """Raise when a seeded row still breaks an invariant (a later one undid an earlier one).
+
+        Only invariants that something changed after they were met are counted again: those reading a field a
+        derivation, a copy or a later invariant of the same entity sets, and derivations that read themselves.
+        """
+        changed = set(derivation_order(self.blueprint))
+        changed |= {
+            (entity.name, field.name)
+            for entity in self.blueprint.entities
+            for field in entity.fields
+            if field.generator is not None and field.generator.copy_from is not None
+        }
+        later: set[tuple[str, str]] = set()
+        suspects: list[InvariantSpec] = []
+        for invariant in reversed(self.blueprint.invariants):
+            target = (invariant.entity, invariant_field(invariant))
+            reads = invariant_reads(self.blueprint, invariant)
+            if isinstance(invariant, DerivedValue):
+                if target in reads:
+                    suspects.append(invariant)
+            elif (reads | {target}) & (changed | later):
+                suspects.append(invariant)
+            if not isinstance(invariant, DerivedValue):
+                later.add(target)
+        for invariant in reversed(suspects):
+            compiled = compile_invariant(invariant)
+            rows = list(violating_rows(compiled, self.world))
+            if rows:
                 raise BlueprintError(
-                    f"invariant '{count.id}' still fails on {count.violations} {count.entity} rows after seeding "
-                    f"(e.g. {count.example}); an invariant declared after it or a derived value changes what it "
-                    "reads: declare the invariants that set a field before those that read it"
+                    f"invariant '{invariant.id}' still fails on {len(rows)} {invariant.entity} rows after seeding "
+                    f"(e.g. {self.key(invariant, rows[0])}); an invariant declared after it or a derived value changes "
+                    "what it reads: declare the invariants that set a field before those that read it"
                 )
+
+
+def _true(compiled: Compiled, scope: dict[str, Any]) -> bool:
+    try:
+        return compiled.main is not None and bool(compiled.main(scope))
+    except ExpressionError:
+        return False
