@@ -6,27 +6,14 @@ validates it, and instructs an LLM that writes blueprints.
 
 from __future__ import annotations
 
-import typing
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import Discriminator, Field, Tag
+from pydantic import Field, Tag
 
 from envforge.ir.base import IRModel
-
-Identifier = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,62}$")]
-"""A lower_snake_case name: entities, fields, tools, aliases."""
-
-Expression = Annotated[str, Field(min_length=1, max_length=500)]
-"""A side-effect-free expression in a small Python-like language.
-
-Names: a bound row alias (`order.status`), `args.<param>`, `now` (the environment clock as an
-ISO datetime) and `today` (its date). Operators: arithmetic, comparisons, `and`/`or`/`not`,
-`in (...)`, `is None`. Functions: round, min, max, abs, lower, upper, len, coalesce,
-days_between(a, b), add_days(date, n).
-"""
-
-Scalar = str | int | float | bool
+from envforge.ir.invariants import InvariantSpec
+from envforge.ir.syntax import Expression, Identifier, Scalar, key_discriminator, tag_keys
 
 FieldType = Literal["id", "ref", "string", "text", "integer", "number", "money", "boolean", "date", "datetime", "enum"]
 ParamType = Literal["string", "text", "integer", "number", "money", "boolean", "date", "datetime", "enum"]
@@ -239,24 +226,13 @@ _TaggedEffect = (
 """Every kind of effect, tagged with the key that names it: the one place kinds are listed. Code that must
 handle every kind matches over it and ends in `assert_never`, so mypy names each place a new kind is missed."""
 
-EFFECT_KINDS: tuple[str, ...] = tuple(
-    meta.tag for member in typing.get_args(_TaggedEffect) for meta in member.__metadata__ if isinstance(meta, Tag)
-)
+EFFECT_KINDS: tuple[str, ...] = tag_keys(_TaggedEffect)
 """The keys that name an effect's kind (`update`, `insert`, ...), in the union's order."""
-
-
-def _effect_kind(value: Any) -> str | None:
-    keys = value.keys() if isinstance(value, dict) else vars(value).keys()
-    return next((kind for kind in EFFECT_KINDS if kind in keys), None)
 
 
 EffectSpec = Annotated[
     _TaggedEffect,
-    Discriminator(
-        _effect_kind,
-        custom_error_type="effect_kind",
-        custom_error_message=f"an effect needs one of the keys {', '.join(EFFECT_KINDS)}",
-    ),
+    key_discriminator(EFFECT_KINDS, "effect"),
 ]
 """One declarative change to the state. Effects run in order, in one transaction."""
 
@@ -357,6 +333,8 @@ class Blueprint(IRModel):
     """Domain actions (WRITE tools)."""
     policies: list[PolicySpec] = Field(default_factory=list)
     """Enforced rules, also rendered into the agent's policy."""
+    invariants: list[InvariantSpec] = Field(default_factory=list)
+    """What holds in every seeded state: derived values, conditional values, temporal order and state rules."""
     personas: list[PersonaSpec] = Field(default_factory=list)
     """User personas."""
     agent_instructions: str = ""

@@ -21,6 +21,7 @@ from envforge.ir.blueprint import (
     UpdateEffect,
 )
 from envforge.ir.expressions import FUNCTIONS, ExpressionError, compile_expression
+from envforge.ir.invariant_checks import check_invariants
 from envforge.ir.locations import Locations, Path_, format_path
 from envforge.ir.naming import read_tool_names
 from envforge.ir.ownership import OwnershipError, owner_paths
@@ -37,7 +38,9 @@ def _listed(names: Iterable[str]) -> str:
     return ", ".join(names) or "none"
 
 
-class _Checker:
+class Checker:
+    """Checks one blueprint; `fail` builds a located error."""
+
     def __init__(self, blueprint: Blueprint, locations: Locations) -> None:
         self.blueprint = blueprint
         self.locations = locations
@@ -118,6 +121,7 @@ class _Checker:
                 )
             self.check_action(action, ("actions", index))
         self.check_policies()
+        check_invariants(self)
         self.check_personas()
 
     def check_entity(self, entity: EntitySpec, path: Path_) -> None:
@@ -453,4 +457,4 @@ def _field_type(entity: EntitySpec, name: str) -> str:
 
 def check_blueprint(blueprint: Blueprint, locations: Locations | None = None) -> None:
     """Raise BlueprintError on the first inconsistency, located in the source file."""
-    _Checker(blueprint, locations or Locations()).run()
+    Checker(blueprint, locations or Locations()).run()

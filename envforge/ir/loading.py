@@ -14,6 +14,7 @@ from pydantic_core import ErrorDetails
 from envforge.errors import BlueprintError, did_you_mean
 from envforge.ir.blueprint import EFFECT_KINDS, Blueprint
 from envforge.ir.checks import check_blueprint
+from envforge.ir.invariants import INVARIANT_KINDS
 from envforge.ir.locations import Locations, Path_, format_path
 
 SYNTAX_HINT = "fix the YAML syntax (indentation with spaces, matching brackets and quotes)"
@@ -122,6 +123,13 @@ _EXPECTED = {
 }
 
 
+_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "effect_kind": ("effect", EFFECT_KINDS),
+    "invariant_kind": ("invariant", INVARIANT_KINDS),
+}
+"""Error type of a tagged union -> what its members are called and the keys that name them."""
+
+
 def _unwrap(annotation: Any) -> Any:
     """Strip `Annotated[...]` and `X | None` down to the type that pydantic validates."""
     while True:
@@ -215,13 +223,14 @@ def _describe(error: ErrorDetails, errors: list[ErrorDetails]) -> tuple[Path_, s
         return loc, f"unknown key '{key}'{hint}"
     if kind == "missing":
         return loc, f"required key '{loc[-1]}' is missing; add it"
-    if kind == "effect_kind" and isinstance(given, dict):
+    if kind in _KINDS and isinstance(given, dict):
+        what, kinds = _KINDS[kind]
         keys = [str(key) for key in given]
         for key in keys:
-            hint = did_you_mean(key, EFFECT_KINDS)
+            hint = did_you_mean(key, kinds)
             if hint:
-                return (*loc, key), f"unknown effect kind '{key}'{hint}"
-        return loc, f"an effect needs one of the keys {', '.join(EFFECT_KINDS)}; it has {', '.join(keys) or 'none'}"
+                return (*loc, key), f"unknown {what} kind '{key}'{hint}"
+        return loc, f"an {what} needs one of the keys {', '.join(kinds)}; it has {', '.join(keys) or 'none'}"
     if kind == "literal_error":
         expected = str(error.get("ctx", {}).get("expected", ""))
         choices = [part.strip(" '") for part in expected.replace(" or ", ",").split(",") if part.strip(" '")]

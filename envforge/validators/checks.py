@@ -14,6 +14,7 @@ from envforge.validators.loaded_package import LoadedPackage, load_package, requ
 from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
 from envforge.validators.package_integrity import check_package_integrity
 from envforge.validators.results import CheckResult, ConformanceError
+from envforge.validators.seed_invariants import check_seed_invariants
 from envforge.validators.tool_behaviour import check_tool_behaviour
 from envforge.validators.ui_paths import check_ui_paths
 from envforge.validators.verifier_gates import check_verifier_gates
@@ -24,6 +25,7 @@ Check = Callable[[LoadedPackage], str]
 """Returns a one-line account of what it checked, or raises ConformanceError."""
 
 CHECKS: tuple[tuple[str, str, Check], ...] = (
+    ("seed_invariants", "seed_invariants", check_seed_invariants),
     ("tool_behaviour", "tool_tests", check_tool_behaviour),
     ("verifier_gates", "verifier_gates", check_verifier_gates),
     ("determinism", "oracle_determinism", check_oracle_determinism),

@@ -6,7 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from envforge.ir.tasks import RunHistory, ToolCall, Transcript, Verdict, VerifierSpec
+import pytest
+
+from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict, VerifierSpec
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_tasks, load_verifier
@@ -83,15 +85,20 @@ def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutan
 ) -> None:
     tasks = list(load_tasks(retail_package).values())
     writes = [t for t in tasks if t.kind != "read"]
-    # A person's session refuses writes to other people's rows: the extra write must be the same person's.
-    task = next(t for t in writes if any(o.id != t.id and o.scenario.person == t.scenario.person for o in writes))
+    # A person's session refuses writes to other people's rows: the extra write must be the same person's, and
+    # one the oracle leaves possible (not a line of the order the oracle just cancelled).
+    for task in (t for t in writes if any(o.id != t.id and o.scenario.person == t.scenario.person for o in writes)):
 
-    def lenient(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
-        verdict = verify(task.verifier, history, transcript)
-        made = verdict.components["expected_changes_made"]
-        return verdict.model_copy(update={"reward": 1.0 if made else 0.0, "passed": made})
+        def lenient(history: RunHistory, transcript: Transcript | None = None, task: TaskSpec = task) -> Verdict:
+            verdict = verify(task.verifier, history, transcript)
+            made = verdict.components["expected_changes_made"]
+            return verdict.model_copy(update={"reward": 1.0 if made else 0.0, "passed": made})
 
-    result = gate_task(task, Session(retail_env), lenient, unrelated_writes(tasks, retail_env, task))
+        result = gate_task(task, Session(retail_env), lenient, unrelated_writes(tasks, retail_env, task))
+        if any(mutant.kind == "unrelated_write" for mutant in result.mutants):
+            break
+    else:
+        pytest.fail("no write task has another write of the same person that still takes effect after its oracle")
     assert not result.accepted
     assert result.reason.startswith("mutant_accepted")
     assert any(mutant.kind == "unrelated_write" and mutant.reward == 1 for mutant in result.mutants)

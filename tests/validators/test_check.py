@@ -19,6 +19,7 @@ from envforge.validators.checks import run_checks
 from envforge.validators.loaded_package import load_package
 from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
 from envforge.validators.results import CheckResult, ConformanceError
+from envforge.validators.seed_invariants import check_seed_invariants
 from envforge.validators.ui_paths import check_ui_paths
 from envforge.validators.verifier_gates import check_verifier_gates
 from tests.conftest import BLUEPRINTS, envforge_cli
@@ -27,6 +28,7 @@ DOMAINS = [path.stem for path in BLUEPRINTS]
 CHECKS = [
     ("envforge.integrity", "package_integrity"),
     ("envforge.integrity", "package_loads"),
+    ("envforge.seed_invariants", "seed_invariants"),
     ("envforge.tool_behaviour", "tool_tests"),
     ("envforge.verifier_gates", "verifier_gates"),
     ("envforge.determinism", "oracle_determinism"),
@@ -84,13 +86,13 @@ def test_the_cli_passes_a_shipped_package_and_writes_one_junit_testcase_per_chec
     run = envforge_cli("check", str(retail_package), "--sample", "5", "--junit", str(junit))
 
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "envforge check envforge/retail-v0: 9/9 passed" in run.stdout
+    assert "envforge check envforge/retail-v0: 10/10 passed" in run.stdout
     root = ET.parse(junit).getroot()
     suites = root.findall("testsuite")
     assert [suite.get("name") for suite in suites] == ["envforge check envforge/retail-v0"]
     cases = suites[0].findall("testcase")
     assert [(case.get("classname"), case.get("name")) for case in cases] == CHECKS
-    assert (suites[0].get("tests"), suites[0].get("failures"), suites[0].get("skipped")) == ("9", "0", "0")
+    assert (suites[0].get("tests"), suites[0].get("failures"), suites[0].get("skipped")) == ("10", "0", "0")
     assert list(root.iter("failure")) == []
 
 
@@ -234,3 +236,22 @@ def test_a_golden_ui_path_that_stops_before_confirming_or_names_no_task_fails_ui
     assert f"{stray.app} retail-9999: no such task in tasks.jsonl" in problems
     assert any(problem.startswith(f"web {cut.task_id}: fails its verifier: missing") for problem in problems)
     assert len(problems) == 2
+
+
+def test_a_state_whose_order_total_was_edited_fails_the_invariant_check_naming_the_order(
+    retail_package: Path, tmp_path: Path
+) -> None:
+    package = copy_package(retail_package, tmp_path)
+    with sqlite3.connect(package / "state.sqlite") as connection:
+        order = connection.execute('SELECT order_id FROM "order" ORDER BY order_id').fetchone()[0]
+        connection.execute('UPDATE "order" SET total = total + 10 WHERE order_id = ?', (order,))
+    connection.close()
+
+    with pytest.raises(ConformanceError) as info:
+        check_seed_invariants(load_package(package, sample=None))
+
+    assert info.value.summary == "1 of 13 seed invariants are violated"
+    assert info.value.problems == (
+        f"order_total_is_sum_of_lines: 1 order row breaks it (e.g. {order}): An order's total is the sum of unit "
+        "price times quantity over its lines that are not cancelled.",
+    )

@@ -6,6 +6,7 @@ import random
 import string
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from faker import Faker
@@ -15,6 +16,8 @@ from envforge.fakedata import faker_method_for
 from envforge.hashing import hash_json
 from envforge.ir.blueprint import Blueprint, FieldSpec, ValueGenerator
 from envforge.ir.ontology import Ontology, OntologyEntity
+from envforge.ir.violations import World
+from envforge.stages.state.satisfy import Satisfier
 
 Row = dict[str, Any]
 KEY_LOW, KEY_HIGH = 100_000, 800_000
@@ -73,11 +76,8 @@ class _Seeder:
             return
         generator = field.generator or ValueGenerator()
         if generator.copy_from:
-            ref_field, parent_field = generator.copy_from.split(".")
-            parent = self.relations[(entity.name, ref_field)].parent
             for row in rows:
-                source = self.by_key[parent].get(row[ref_field])
-                row[field.name] = None if source is None else source[parent_field]
+                self.copy_value(entity.name, field, row)
             return
         make = self.maker(entity, field, generator, rng)
         seen: set[Any] = set()
@@ -89,6 +89,31 @@ class _Seeder:
             if field.unique:
                 value = self.unique_value(entity, field, value, seen, make)
             row[field.name] = value
+
+    def copy_value(self, entity: str, field: FieldSpec, row: Row) -> None:
+        if field.generator is None or field.generator.copy_from is None:
+            return
+        ref_field, parent_field = field.generator.copy_from.split(".")
+        parent = self.relations[(entity, ref_field)].parent
+        source = self.by_key[parent].get(row[ref_field])
+        row[field.name] = None if source is None else source[parent_field]
+
+    def copy_row(self, entity: str, row: Row) -> None:
+        """Refresh every copied field of `row` (after its ref fields changed)."""
+        for field in self.ontology.entity(entity).fields:
+            self.copy_value(entity, field, row)
+
+    def copy_field(self, entity: str, name: str) -> None:
+        """Refresh one copied field on every row (after the field it copies was derived)."""
+        field = next(field for field in self.ontology.entity(entity).fields if field.name == name)
+        for row in self.tables[entity]:
+            self.copy_value(entity, field, row)
+
+    def draw(self, entity: str, name: str, stream: str) -> Callable[[], Any]:
+        """A fresh draw of one field from its generator, in its own stream (no null rate, no uniqueness)."""
+        spec = self.ontology.entity(entity)
+        field = next(field for field in spec.fields if field.name == name)
+        return self.maker(spec, field, field.generator or ValueGenerator(), self.rng(entity, name, stream))
 
     def unique_value(
         self, entity: OntologyEntity, field: FieldSpec, value: Any, seen: set[Any], make: Callable[[], Any]
@@ -189,10 +214,15 @@ class _Seeder:
         return lambda: str(rng.randint(int(low), int(high)))
 
     def run(self, counts: dict[str, int]) -> dict[str, list[Row]]:
+        satisfier = Satisfier(self.blueprint, World(self.blueprint, self.tables), self.draw, self.rng)
         for entity in self.ontology.entities:
             rows = self.entity_rows(entity, counts[entity.name])
             self.tables[entity.name] = rows
             self.by_key[entity.name] = {row[entity.key]: row for row in rows}
+            satisfier.satisfy_rows(entity.name, rows, partial(self.copy_row, entity.name))
+        if self.blueprint.invariants:
+            satisfier.derive(self.copy_field)
+            satisfier.verify()
         return self.tables
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from envforge.errors import PipelineError
+from envforge.ir.violations import count_state_violations, describe_violations
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.runtime.environment import Environment
@@ -18,8 +20,15 @@ class ToolTestInputs(StageInputs):
 
 
 def build(inputs: ToolTestInputs, config: GenerateConfig) -> ToolTestArtifact:
+    blueprint = inputs.blueprint.blueprint
+    problems = describe_violations(count_state_violations(blueprint, inputs.state.database))
+    if problems:
+        raise PipelineError(
+            f"the seeded state breaks {len(problems)} seed invariant(s), first {problems[0]}; the state stage "
+            "should have satisfied it: report this with the blueprint"
+        )
     # The policy text is what the agent reads; the enforced rules live in the blueprint.
-    env = Environment(inputs.blueprint.blueprint, inputs.toolgraph.toolgraph, inputs.state.database, "")
+    env = Environment(blueprint, inputs.toolgraph.toolgraph, inputs.state.database, "")
     return ToolTestArtifact(report=run_isolated(env, seed=config.seed))
 
 

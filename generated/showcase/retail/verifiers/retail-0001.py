@@ -1,7 +1,7 @@
 """Verifier of task retail-0001 (write).
 
 Good morning, could you help me please? This is Jennifer Rivera, my email is
-cassandrajones@example.net. Can you cancel my order (placed on: 2026-01-27) with reason: other?
+cassandrajones@example.net. Can you cancel my order (placed on: 2026-03-14) with reason: other?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,11 +19,11 @@ SPEC = VerifierSpec.model_validate(
                            'before': {'status': 'processing'},
                            'entity': 'order',
                            'key': 'ORD-733386'},
-                          {'after': {'refunded_total': 588.97, 'status': 'refunded'},
+                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-449355'},
-                          {'after': {'amount': 588.97,
+                          {'after': {'amount': 28.96,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-449355',
                                      'reason': 'order_cancelled'},

@@ -1,57 +1,52 @@
 """Verifier of task retail-0002 (multi_write).
 
-Hi there. This is Devon Weber, my email is nealjessica@example.org. Can you cancel my order
-(placed on: 2026-02-06) with reason: ordered by mistake. Also, add address for my account with
-city: West Petermouth, label: other, postal code: 30897, street: 6737 Fletcher Hollow?
+Need help. This is Heather Stephens, my email is csmith@example.com. Can you add address for my
+account with city: Lake Barbara, label: home, postal code: 12099, street: 07996 Carpenter Fall
+Apt. 846. Also, request return for my order item (product: Ceramic Mug) with reason: wrong item?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-232493 first.
+- a lookup by what the user said about themselves returned CUS-100725 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-286213', 'reason': 'ordered_by_mistake'},
-                         'tool': 'cancel_order'},
-                        {'arguments': {'city': 'West Petermouth',
-                                       'customer_id': 'CUS-232493',
-                                       'label': 'other',
-                                       'postal_code': '30897',
-                                       'street': '6737 Fletcher Hollow'},
-                         'tool': 'add_address'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'pending'},
-                           'entity': 'order',
-                           'key': 'ORD-286213'},
-                          {'after': {'refunded_total': 532.27, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-583172'},
-                          {'after': {'city': 'West Petermouth',
-                                     'customer_id': 'CUS-232493',
-                                     'label': 'other',
-                                     'postal_code': '30897',
-                                     'street': '6737 Fletcher Hollow'},
+    {'expected_calls': [{'arguments': {'city': 'Lake Barbara',
+                                       'customer_id': 'CUS-100725',
+                                       'label': 'home',
+                                       'postal_code': '12099',
+                                       'street': '07996 Carpenter Fall Apt. 846'},
+                         'tool': 'add_address'},
+                        {'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
+                         'tool': 'request_return'}],
+     'expected_changes': [{'after': {'status': 'return_requested'},
+                           'before': {'status': 'ordered'},
+                           'entity': 'order_item',
+                           'key': 'ITM-121901'},
+                          {'after': {'city': 'Lake Barbara',
+                                     'customer_id': 'CUS-100725',
+                                     'label': 'home',
+                                     'postal_code': '12099',
+                                     'street': '07996 Carpenter Fall Apt. 846'},
                            'before': None,
                            'entity': 'address',
                            'key': None},
-                          {'after': {'amount': 532.27,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-583172',
-                                     'reason': 'order_cancelled'},
+                          {'after': {'created_on': '2026-03-16',
+                                     'item_id': 'ITM-121901',
+                                     'reason': 'wrong_item',
+                                     'status': 'requested'},
                            'before': None,
-                           'entity': 'refund',
+                           'entity': 'return_request',
                            'key': None}],
-     'footprint': {'inserts': {'address': 1, 'refund': 1},
-                   'updates': {'order': {'ORD-286213': {'status': 1}},
-                               'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}}}},
+     'footprint': {'inserts': {'address': 1, 'return_request': 1},
+                   'updates': {'order_item': {'ITM-121901': {'status': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-232493',
-                  'stated': ['(961)611-3342x250', 'Devon', 'Weber', 'nealjessica@example.org']},
+                  'person': 'CUS-100725',
+                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0002'}
 )
 

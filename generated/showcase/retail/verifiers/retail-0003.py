@@ -13,7 +13,8 @@ from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'records': ['+1-499-267-5832x907',
+    {'answer': {'competitors': ['96.68'],
+                'records': ['+1-499-267-5832x907',
                             '26560',
                             '39474',
                             '800 Jay Lake',

@@ -1,7 +1,7 @@
 """Verifier of task retail-0004 (write).
 
 Hello, I hope you can help me. This is Casey Morrison, my email is edwin86@example.net. Can you
-cancel my order (placed on: 2026-02-22) with reason: ordered by mistake?
+cancel my order (ship street: 23838 Wood Gardens Apt. 611) with reason: ordered by mistake?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -20,11 +20,11 @@ SPEC = VerifierSpec.model_validate(
                            'before': {'status': 'pending'},
                            'entity': 'order',
                            'key': 'ORD-556864'},
-                          {'after': {'refunded_total': 560.1, 'status': 'refunded'},
+                          {'after': {'refunded_total': 317.54, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-159394'},
-                          {'after': {'amount': 560.1,
+                          {'after': {'amount': 317.54,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-159394',
                                      'reason': 'order_cancelled'},

@@ -1,7 +1,7 @@
 """Verifier of task retail-0005 (write).
 
 Hi. This is Maria Martinez, my email is molinagregory@example.com. I want to cancel my order
-(placed on: 2026-01-31) with reason: changed mind.
+(placed on: 2026-03-15) with reason: changed mind.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -20,11 +20,11 @@ SPEC = VerifierSpec.model_validate(
                            'before': {'status': 'processing'},
                            'entity': 'order',
                            'key': 'ORD-754892'},
-                          {'after': {'refunded_total': 11.33, 'status': 'refunded'},
+                          {'after': {'refunded_total': 1048.72, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-779115'},
-                          {'after': {'amount': 11.33,
+                          {'after': {'amount': 1048.72,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-779115',
                                      'reason': 'order_cancelled'},

@@ -1,50 +1,44 @@
 """Verifier of task retail-0006 (multi_write).
 
-Hello. This is Devon Weber, my email is nealjessica@example.org. I'd like you to cancel my order
-(placed on: 2026-02-06) with reason: ordered by mistake. Also, update email for my account with
-email: cunninghambrian@example.net.
+Quick one. This is Heather Stephens, my email is csmith@example.com. I'd like you to request
+return for my order item (product: Ceramic Mug) with reason: wrong item. Also, grant store
+credit for my account with amount: 10.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-232493 first.
+- a lookup by what the user said about themselves returned CUS-100725 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-286213', 'reason': 'ordered_by_mistake'},
-                         'tool': 'cancel_order'},
-                        {'arguments': {'customer_id': 'CUS-232493', 'email': 'cunninghambrian@example.net'},
-                         'tool': 'update_email'}],
-     'expected_changes': [{'after': {'email': 'cunninghambrian@example.net'},
-                           'before': {'email': 'nealjessica@example.org'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
+                         'tool': 'request_return'},
+                        {'arguments': {'amount': 10, 'customer_id': 'CUS-100725'}, 'tool': 'grant_store_credit'}],
+     'expected_changes': [{'after': {'store_credit': 36.74},
+                           'before': {'store_credit': 26.74},
                            'entity': 'customer',
-                           'key': 'CUS-232493'},
-                          {'after': {'status': 'cancelled'},
-                           'before': {'status': 'pending'},
-                           'entity': 'order',
-                           'key': 'ORD-286213'},
-                          {'after': {'refunded_total': 532.27, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-583172'},
-                          {'after': {'amount': 532.27,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-583172',
-                                     'reason': 'order_cancelled'},
+                           'key': 'CUS-100725'},
+                          {'after': {'status': 'return_requested'},
+                           'before': {'status': 'ordered'},
+                           'entity': 'order_item',
+                           'key': 'ITM-121901'},
+                          {'after': {'created_on': '2026-03-16',
+                                     'item_id': 'ITM-121901',
+                                     'reason': 'wrong_item',
+                                     'status': 'requested'},
                            'before': None,
-                           'entity': 'refund',
+                           'entity': 'return_request',
                            'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'customer': {'CUS-232493': {'email': 1}},
-                               'order': {'ORD-286213': {'status': 1}},
-                               'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}}}},
+     'footprint': {'inserts': {'return_request': 1},
+                   'updates': {'customer': {'CUS-100725': {'store_credit': 1}},
+                               'order_item': {'ITM-121901': {'status': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-232493',
-                  'stated': ['(961)611-3342x250', 'Devon', 'Weber', 'nealjessica@example.org']},
+                  'person': 'CUS-100725',
+                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0006'}
 )
 

@@ -1,7 +1,7 @@
 """Verifier of task retail-0008 (write).
 
 Hi there, thank you for your help. This is Elizabeth Davis, my email is
-michaelschultz@example.net. I'd like you to cancel my order (placed on: 2026-01-27) with reason:
+michaelschultz@example.net. I'd like you to cancel my order (status: processing) with reason:
 changed mind.
 
 A run passes when, judged from what its session logged:
@@ -21,11 +21,11 @@ SPEC = VerifierSpec.model_validate(
                            'before': {'status': 'processing'},
                            'entity': 'order',
                            'key': 'ORD-780722'},
-                          {'after': {'refunded_total': 169.86, 'status': 'refunded'},
+                          {'after': {'refunded_total': 204.96, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-747012'},
-                          {'after': {'amount': 169.86,
+                          {'after': {'amount': 204.96,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-747012',
                                      'reason': 'order_cancelled'},

@@ -1,7 +1,7 @@
 """Verifier of task retail-0009 (write).
 
 Hi there. This is Daniel Martinez, my email is annhanson@example.com. Please cancel my order
-(placed on: 2026-02-18) with reason: other.
+(placed on: 2026-03-11) with reason: other.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,11 +19,11 @@ SPEC = VerifierSpec.model_validate(
                            'before': {'status': 'pending'},
                            'entity': 'order',
                            'key': 'ORD-535550'},
-                          {'after': {'refunded_total': 408.15, 'status': 'refunded'},
+                          {'after': {'refunded_total': 754.14, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-659773'},
-                          {'after': {'amount': 408.15,
+                          {'after': {'amount': 754.14,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-659773',
                                      'reason': 'order_cancelled'},

@@ -1,61 +1,45 @@
 """Verifier of task retail-0010 (multi_write).
 
-Hi there. This is Devon Weber, my email is nealjessica@example.org. Can you cancel my order item
-(product: Ceramic Mug). Also, change item quantity for my order item (unit price: 155.82) with
-quantity: 2?
+Need help. This is Heather Stephens, my email is csmith@example.com. Can you request return for
+my order item (product: Ceramic Mug) with reason: wrong item. Also, update email for my account
+with email: jfisher@example.com?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-232493 first.
+- a lookup by what the user said about themselves returned CUS-100725 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-263472'}, 'tool': 'cancel_order_item'},
-                        {'arguments': {'item_id': 'ITM-314526', 'quantity': 2}, 'tool': 'change_item_quantity'}],
-     'expected_changes': [{'after': {'total': 32.51},
-                           'before': {'total': 532.27},
-                           'entity': 'order',
-                           'key': 'ORD-286213'},
-                          {'after': {'status': 'cancelled'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
+                         'tool': 'request_return'},
+                        {'arguments': {'customer_id': 'CUS-100725', 'email': 'jfisher@example.com'},
+                         'tool': 'update_email'}],
+     'expected_changes': [{'after': {'email': 'jfisher@example.com'},
+                           'before': {'email': 'csmith@example.com'},
+                           'entity': 'customer',
+                           'key': 'CUS-100725'},
+                          {'after': {'status': 'return_requested'},
                            'before': {'status': 'ordered'},
                            'entity': 'order_item',
-                           'key': 'ITM-263472'},
-                          {'after': {'quantity': 2},
-                           'before': {'quantity': 3},
-                           'entity': 'order_item',
-                           'key': 'ITM-314526'},
-                          {'after': {'refunded_total': 343.94, 'status': 'partially_refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-583172'},
-                          {'after': {'stock': 103},
-                           'before': {'stock': 102},
-                           'entity': 'product',
-                           'key': 'PRD-511291'},
-                          {'after': {'stock': 103},
-                           'before': {'stock': 101},
-                           'entity': 'product',
-                           'key': 'PRD-638385'},
-                          {'after': {'amount': 343.94,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-583172',
-                                     'reason': 'item_cancelled'},
+                           'key': 'ITM-121901'},
+                          {'after': {'created_on': '2026-03-16',
+                                     'item_id': 'ITM-121901',
+                                     'reason': 'wrong_item',
+                                     'status': 'requested'},
                            'before': None,
-                           'entity': 'refund',
+                           'entity': 'return_request',
                            'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-286213': {'total': 2}},
-                               'order_item': {'ITM-263472': {'status': 1}, 'ITM-314526': {'quantity': 1}},
-                               'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}},
-                               'product': {'PRD-511291': {'stock': 1}, 'PRD-638385': {'stock': 1}}}},
+     'footprint': {'inserts': {'return_request': 1},
+                   'updates': {'customer': {'CUS-100725': {'email': 1}},
+                               'order_item': {'ITM-121901': {'status': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-232493',
-                  'stated': ['(961)611-3342x250', 'Devon', 'Weber', 'nealjessica@example.org']},
+                  'person': 'CUS-100725',
+                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0010'}
 )
 

@@ -13,7 +13,8 @@ from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'records': ['001-851-747-6565x23891',
+    {'answer': {'competitors': ['96.68'],
+                'records': ['001-851-747-6565x23891',
                             '08986',
                             '12186',
                             '17169 Cohen Forge Apt. 920',
@@ -55,7 +56,6 @@ SPEC = VerifierSpec.model_validate(
                             'PAY-175760',
                             'PAY-608416',
                             'RET-300168',
-                            'RFD-604318',
                             'West Jason',
                             'edwin86@example.net',
                             'active',

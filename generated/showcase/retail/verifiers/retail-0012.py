@@ -1,7 +1,7 @@
 """Verifier of task retail-0012 (write).
 
 Hello, I hope you can help me. This is Aaron Brennan, my email is pholland@example.net. I'd like
-you to cancel my order (placed on: 2026-02-09) with reason: ordered by mistake.
+you to cancel my order (placed on: 2026-03-11) with reason: ordered by mistake.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -20,11 +20,11 @@ SPEC = VerifierSpec.model_validate(
                            'before': {'status': 'processing'},
                            'entity': 'order',
                            'key': 'ORD-597294'},
-                          {'after': {'refunded_total': 208.21, 'status': 'refunded'},
+                          {'after': {'refunded_total': 361.54, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-263179'},
-                          {'after': {'amount': 208.21,
+                          {'after': {'amount': 361.54,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-263179',
                                      'reason': 'order_cancelled'},

@@ -1,7 +1,7 @@
 """Verifier of task retail-0013 (write).
 
 Hello. This is Devon Weber, my email is nealjessica@example.org. I want to cancel my order
-(placed on: 2026-02-06) with reason: ordered by mistake.
+(placed on: 2026-03-11) with reason: ordered by mistake.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -20,11 +20,11 @@ SPEC = VerifierSpec.model_validate(
                            'before': {'status': 'pending'},
                            'entity': 'order',
                            'key': 'ORD-286213'},
-                          {'after': {'refunded_total': 532.27, 'status': 'refunded'},
+                          {'after': {'refunded_total': 811.4, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-583172'},
-                          {'after': {'amount': 532.27,
+                          {'after': {'amount': 811.4,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-583172',
                                      'reason': 'order_cancelled'},

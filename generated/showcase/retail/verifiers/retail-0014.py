@@ -1,7 +1,7 @@
 """Verifier of task retail-0014 (write).
 
 This is Dennis Brown, my email is jeannehernandez@example.com. Can you cancel my order (placed
-on: 2026-01-30) with reason: other?
+on: 2026-03-14) with reason: other?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,11 +19,11 @@ SPEC = VerifierSpec.model_validate(
                            'before': {'status': 'pending'},
                            'entity': 'order',
                            'key': 'ORD-730875'},
-                          {'after': {'refunded_total': 598.73, 'status': 'refunded'},
+                          {'after': {'refunded_total': 623.28, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-317974'},
-                          {'after': {'amount': 598.73,
+                          {'after': {'amount': 623.28,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-317974',
                                      'reason': 'order_cancelled'},

@@ -1,7 +1,7 @@
 """Verifier of task retail-0016 (read).
 
 Hi there. This is Daniel Martinez, my email is annhanson@example.com. I'd like to know what the
-refunded total of my payment (amount: 249.98) is.
+refunded total of my payment (amount: 0.00) is.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -13,7 +13,8 @@ from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'records': ['12785',
+    {'answer': {'competitors': ['96.68'],
+                'records': ['12785',
                             '1456 Donald Village Apt. 294',
                             '2569 Michael Lodge',
                             '31489',
@@ -88,7 +89,7 @@ SPEC = VerifierSpec.model_validate(
                             'standard',
                             'work',
                             'wrong item'],
-                'stated': ['249.98', '792-907-1243', 'Daniel', 'Martinez', 'annhanson@example.com'],
+                'stated': ['0.00', '792-907-1243', 'Daniel', 'Martinez', 'annhanson@example.com'],
                 'type': 'money',
                 'value': '0.00'},
      'expected_changes': [],

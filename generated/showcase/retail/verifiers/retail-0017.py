@@ -15,15 +15,15 @@ from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
     {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
-     'expected_changes': [{'after': {'total': 560.01},
-                           'before': {'total': 588.97},
+     'expected_changes': [{'after': {'total': 0.0},
+                           'before': {'total': 28.96},
                            'entity': 'order',
                            'key': 'ORD-733386'},
                           {'after': {'status': 'cancelled'},
                            'before': {'status': 'ordered'},
                            'entity': 'order_item',
                            'key': 'ITM-378586'},
-                          {'after': {'refunded_total': 28.96, 'status': 'partially_refunded'},
+                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-449355'},

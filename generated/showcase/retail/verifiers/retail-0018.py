@@ -15,8 +15,8 @@ from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
     {'expected_calls': [{'arguments': {'item_id': 'ITM-249351'}, 'tool': 'cancel_order_item'}],
-     'expected_changes': [{'after': {'total': 516.66},
-                           'before': {'total': 560.1},
+     'expected_changes': [{'after': {'total': 274.1},
+                           'before': {'total': 317.54},
                            'entity': 'order',
                            'key': 'ORD-556864'},
                           {'after': {'status': 'cancelled'},

@@ -1,55 +1,50 @@
 """Verifier of task retail-0019 (multi_write).
 
-Good morning, could you help me please? This is Jennifer Rivera, my email is
-cassandrajones@example.net. I want to cancel my order (placed on: 2026-01-27) with reason:
-other. Also, request return for my order item (quantity: 3) with reason: damaged.
+Hello. This is Devon Weber, my email is nealjessica@example.org. I want to cancel my order
+(placed on: 2026-03-11) with reason: ordered by mistake. Also, update email for my account with
+email: cunninghambrian@example.net.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-245347 first.
+- a lookup by what the user said about themselves returned CUS-232493 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-733386', 'reason': 'other'}, 'tool': 'cancel_order'},
-                        {'arguments': {'item_id': 'ITM-618759', 'reason': 'damaged'}, 'tool': 'request_return'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'processing'},
+    {'expected_calls': [{'arguments': {'order_id': 'ORD-286213', 'reason': 'ordered_by_mistake'},
+                         'tool': 'cancel_order'},
+                        {'arguments': {'customer_id': 'CUS-232493', 'email': 'cunninghambrian@example.net'},
+                         'tool': 'update_email'}],
+     'expected_changes': [{'after': {'email': 'cunninghambrian@example.net'},
+                           'before': {'email': 'nealjessica@example.org'},
+                           'entity': 'customer',
+                           'key': 'CUS-232493'},
+                          {'after': {'status': 'cancelled'},
+                           'before': {'status': 'pending'},
                            'entity': 'order',
-                           'key': 'ORD-733386'},
-                          {'after': {'status': 'return_requested'},
-                           'before': {'status': 'ordered'},
-                           'entity': 'order_item',
-                           'key': 'ITM-618759'},
-                          {'after': {'refunded_total': 588.97, 'status': 'refunded'},
+                           'key': 'ORD-286213'},
+                          {'after': {'refunded_total': 811.4, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
-                           'key': 'PAY-449355'},
-                          {'after': {'amount': 588.97,
+                           'key': 'PAY-583172'},
+                          {'after': {'amount': 811.4,
                                      'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-449355',
+                                     'payment_id': 'PAY-583172',
                                      'reason': 'order_cancelled'},
                            'before': None,
                            'entity': 'refund',
-                           'key': None},
-                          {'after': {'created_on': '2026-03-16',
-                                     'item_id': 'ITM-618759',
-                                     'reason': 'damaged',
-                                     'status': 'requested'},
-                           'before': None,
-                           'entity': 'return_request',
                            'key': None}],
-     'footprint': {'inserts': {'refund': 1, 'return_request': 1},
-                   'updates': {'order': {'ORD-733386': {'status': 1}},
-                               'order_item': {'ITM-618759': {'status': 1}},
-                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}}}},
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'customer': {'CUS-232493': {'email': 1}},
+                               'order': {'ORD-286213': {'status': 1}},
+                               'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera', 'cassandrajones@example.net']},
+                  'person': 'CUS-232493',
+                  'stated': ['(961)611-3342x250', 'Devon', 'Weber', 'nealjessica@example.org']},
      'task_id': 'retail-0019'}
 )
 

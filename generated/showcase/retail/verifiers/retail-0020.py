@@ -40,7 +40,7 @@ SPEC = VerifierSpec.model_validate(
                             'ORD-784317',
                             'PAY-203003',
                             'PAY-263179',
-                            'RET-130564',
+                            'RFD-793986',
                             'Robertsside',
                             'South Jeremy',
                             'South Shawn',

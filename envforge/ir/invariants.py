@@ -1,0 +1,130 @@
+"""Seed invariants: what must hold in every seeded state, so that the world reads as real.
+
+They are declared at the top of a blueprint rather than on an entity because most of them cross
+entities (a total over lines, a return on a delivered order); each still names the one entity whose
+rows it constrains. Expressions see that row under the entity's name, the rows named in `parents`,
+`today` and `now`. The state stage makes every seeded row satisfy them and `envforge check` counts
+violations; they are not enforced on writes (that is what entity policies do).
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Annotated, Literal
+
+from pydantic import Field, Tag
+
+from envforge.ir.base import IRModel
+from envforge.ir.syntax import Expression, Identifier, Scalar, key_discriminator, tag_keys
+
+ParentPath = Annotated[str, Field(pattern=r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")]
+"""`ref_field` of the row, or `alias.ref_field` of a parent named earlier in `parents`."""
+
+Aggregate = Literal["sum", "count", "min", "max"]
+
+
+class _InvariantBase(IRModel):
+    id: Identifier
+    """Stable invariant id, named in reports."""
+    text: str = Field(min_length=1)
+    """The rule in one line, as people read it in reports."""
+    entity: Identifier
+    """The entity whose rows must satisfy it; expressions see the row under this name."""
+    parents: dict[Identifier, ParentPath] = Field(default_factory=dict)
+    """Aliases for rows reached through ref fields, in order: `{item: item_id, order: item.order_id}` binds the
+    row's item and that item's order."""
+
+
+class DerivedValue(_InvariantBase):
+    """A field computed from other values: an aggregate over child rows, or an expression over the row.
+
+    The state stage computes it after every row exists, then recomputes the `copy_from` fields that read it.
+    """
+
+    derive: Identifier
+    """The field whose value is derived."""
+    value: Expression | None = None
+    """The value, from the row, its `parents` and `children`; e.g. `'refunded' if payment.refunded_total >=
+    payment.amount else 'captured'`. Give this, or `aggregate` with `over`."""
+    aggregate: Aggregate | None = None
+    """`sum`, `min` or `max` of `of` over the child rows, or `count` of them."""
+    over: Identifier | None = None
+    """The relation whose parent is this entity; its child rows are aggregated, each seen under its entity name."""
+    of: Expression | None = None
+    """What is aggregated for each child row, e.g. `order_item.unit_price * order_item.quantity`."""
+    where: Expression | None = None
+    """Only child rows for which this holds count, e.g. `order_item.status != 'cancelled'`."""
+    empty: Scalar | None = None
+    """The value when no child row counts; 0 for sum and count, empty for min and max when left out."""
+    children: dict[Identifier, Identifier] = Field(default_factory=dict)
+    """Aliases for the one child row (or none) of a one_to_one relation whose parent is this entity, for `value`:
+    `{return_request: item_returns}`."""
+
+
+class ConditionalValue(_InvariantBase):
+    """A nullable field is filled exactly when a condition on the row holds (a delivery date only when delivered)."""
+
+    present: Identifier
+    """The field that is set exactly when `when` holds and empty otherwise."""
+    when: Expression
+    """The condition, e.g. `order.status == 'delivered'`."""
+
+
+class TemporalOrder(_InvariantBase):
+    """A date or datetime field lies between bounds: not earlier than some dates, not later than others.
+
+    Bounds that are empty on a row are ignored, and so is a row whose field is empty. Where a value is out of
+    bounds, the state stage draws it again inside them (within the field's generator range where possible).
+    """
+
+    date: Identifier
+    """The date or datetime field that is bounded."""
+    not_before: list[Expression] = Field(default_factory=list)
+    """Dates the field is not earlier than, e.g. `order.placed_on` or `add_days(order.placed_on, 2)`."""
+    not_after: list[Expression] = Field(default_factory=list)
+    """Dates the field is not later than, e.g. `today`."""
+
+
+class StateRule(_InvariantBase):
+    """A row-level condition over the row and its parents (a return only on a line of a delivered order)."""
+
+    require: Expression
+    """Must hold for every row, e.g. `order.status == 'delivered' and item.status != 'cancelled'`."""
+    seed_by: Identifier
+    """The field the state stage picks so that the rule holds: for a ref field, among the parents for which it
+    holds; for any other field, by drawing it again from its generator (a bounded number of times)."""
+    distinct: bool = False
+    """With a ref `seed_by`: no two rows share a parent (e.g. at most one refund per payment)."""
+
+
+_TaggedInvariant = (
+    Annotated[DerivedValue, Tag("derive")]
+    | Annotated[ConditionalValue, Tag("present")]
+    | Annotated[TemporalOrder, Tag("date")]
+    | Annotated[StateRule, Tag("require")]
+)
+
+INVARIANT_KINDS: tuple[str, ...] = tag_keys(_TaggedInvariant)
+"""The keys that name an invariant's kind (`derive`, `present`, `date`, `require`), in the union's order."""
+
+
+InvariantSpec = Annotated[
+    _TaggedInvariant,
+    key_discriminator(INVARIANT_KINDS, "invariant"),
+]
+"""One declared seed invariant; its kind is named by the key `derive`, `present`, `date` or `require`."""
+
+
+def invariant_field(invariant: InvariantSpec) -> str:
+    """The field of the invariant's entity that the state stage sets to satisfy it."""
+    match invariant:
+        case DerivedValue():
+            return invariant.derive
+        case ConditionalValue():
+            return invariant.present
+        case TemporalOrder():
+            return invariant.date
+        case StateRule():
+            return invariant.seed_by
+        case _:
+            typing.assert_never(invariant)
