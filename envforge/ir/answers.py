@@ -25,3 +25,7 @@ class AnswerSpec(IRModel):
     """Values the question itself states (how the user described the record); the answer may repeat them freely."""
     records: list[str] = Field(default_factory=list)
     """Other values from the person's records (record keys, names, text fields): an answer that repeats many of them is a dump."""
+    field: str | None = None
+    """The field asked about, as `entity.field`; None for a count."""
+    key: str | None = None
+    """The key of the row asked about; None for a count."""

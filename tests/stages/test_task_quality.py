@@ -89,7 +89,9 @@ def test_a_value_from_nowhere_is_a_provenance_violation(retail_env: Environment,
     write = task.oracle[-1]
     key = next(name for name in write.arguments if name.endswith("_id"))
     forged = task.model_copy(
-        update={"oracle": [*task.oracle[:-1], ToolCall(name=write.name, arguments={**write.arguments, key: "X-000001"})]}
+        update={
+            "oracle": [*task.oracle[:-1], ToolCall(name=write.name, arguments={**write.arguments, key: "X-000001"})]
+        }
     )
     session = Session(retail_env)
     session.act_for(task.scenario.person)

@@ -60,8 +60,8 @@ class Phraser:
                 if description.parent is None
                 else f"{text} {rng.choice(_LINKS)} {self.row(description.parent, rng, owned=owned)}"
             )
-        labels = [value for name, value in description.fields if "->" in name]
-        phrase = str(labels[0]) if labels else noun
+        labels = [(name, value) for name, value in description.fields if "->" in name]
+        phrase = self.labelled(description.entity, *labels[0], noun) if labels else noun
         nested = description.parent is not None or description.under is not None
         determiner = "the" if labels or not owned or nested else "my"
         for name, value in description.fields:
@@ -86,6 +86,15 @@ class Phraser:
         link = "for" if description.one_to_one and not description.fields else rng.choice(_LINKS[:2])
         return f"{text} {link} {parent}"
 
+    def labelled(self, entity: str, name: str, value: Any, noun: str) -> str:
+        """A row named by its parent's label: `Desk Lamp` when the label is a name, `fare on flight UA 120`
+        when it is a code."""
+        field, label = name.split("->", 1)
+        if label in ("name", "title"):
+            return str(value)
+        parent = next(r.parent for r in self.ontology.relations if r.child == entity and r.field == field)
+        return f"{noun} on {wording.words(parent)} {value}"
+
     def action_clause(
         self, action: ActionSpec, target: str | None, target_entity: str | None, target_param: str = ""
     ) -> str:
@@ -103,7 +112,10 @@ class Phraser:
             if rest in self.person_fields:
                 return f"{verb} my {noun}"
             return f"{verb} {wording.article(noun)} to my account" if inserts else f"{verb} {noun} for my account"
-        if target_entity is not None and noun == self.noun(target_entity):
+        if target_entity is not None and (
+            noun == self.noun(target_entity) or noun.endswith(" " + self.noun(target_entity))
+        ):
+            # `remove_checked_bag` on a bag: remove the bag, not "the checked of" it.
             return f"{verb} {target}"
         # `change_item_quantity` on an order item: the quantity *of* the item.
         entity_words = set(self.noun(target_entity or "").split())

@@ -47,13 +47,13 @@ CATALOG_CANDIDATES = 8
 OWNED_CANDIDATES = 4
 ATTEMPTS_PER_PERSON = 12
 MULTI_PER_PERSON = 3
-PAIRINGS = 3
+PAIRINGS = 4
 """Allowed requests one forbidden request is asked next to, each a task of its own."""
 ASK_SHARE = 0.7
 """Share of requests whose details (a reason, the new address) the user gives only when asked."""
 VAGUE_SHARE = 0.5
 """Share of requests about one of several rows where the user says which only when asked."""
-NUMBER_CHOICES = (1, 2, 3, 5, 10, 20, 25, 40, 50, 100, 250, 500)
+NUMBER_CHOICES = (1, 2, 3, 5, 10, 20, 25, 40, 50, 100, 250, 500, 1000, 2500, 10000, 30000)
 ANSWER_TYPES: dict[str, AnswerType] = {
     "enum": "enum",
     "money": "money",
@@ -67,7 +67,7 @@ ANSWER_TYPES: dict[str, AnswerType] = {
 MAX_RECORD_VALUES = 200
 OTHER_ROWS_SEEN = 5
 """Other people's rows whose value of the asked field a question also lists as competing (what a list shows)."""
-QUOTAS: dict[str, float] = {"write": 0.3, "multi_write": 0.2, "policy": 0.3, "read": 0.2}
+QUOTAS: dict[str, float] = {"write": 0.27, "multi_write": 0.2, "policy": 0.33, "read": 0.2}
 DEFAULT_PERSONA = PersonaSpec(name="customer", description="A regular user.", traits=[], knows=[])
 
 
@@ -307,8 +307,10 @@ class Synthesizer:
                 described = self.world.describe_owned(entity, key)
                 chain = self.world.lookup_chain(entity, key, identify, described)[1:]
             else:
-                described = self.world.describe(entity, key, list(self.world.rows[entity]))
-                chain = self.catalog_lookup(entity, described)
+                lister = self.world.tools.get(list_tool_name(self.world.entity(entity).plural))
+                searchable = list(lister.filters) if lister is not None else []
+                described = self.world.describe(entity, key, list(self.world.rows[entity]), searchable)
+                chain = self.catalog_lookup(entity, key, described)
             lookups.extend(call for call in chain if call not in lookups)
             if target is None:
                 target, owned, target_param = described, self.world.is_owned(entity), name
@@ -434,14 +436,21 @@ class Synthesizer:
         )
         return True
 
-    def catalog_lookup(self, entity: str, description: Description) -> list[ToolCall]:
+    def catalog_lookup(self, entity: str, key: str, description: Description) -> list[ToolCall]:
+        """How a careful agent finds a catalog row the user names: the labelled parents by their label, then
+        the rows filtered by what the user said and by those parents (the fares of flight UA 120)."""
         if description.uses_key:
             return []
         spec = self.world.entity(entity)
         tool = self.world.tools.get(list_tool_name(spec.plural))
         if tool is None:
             return []
-        filters = {name: value for name, value in description.fields if name in tool.filters}
+        row = self.world.rows[entity][key]
+        filters: dict[str, Any] = {}
+        for name, value in description.fields:
+            field = name.split("->", 1)[0]
+            if field in tool.filters:
+                filters[field] = row[field] if "->" in name else value
         calls = [ToolCall(name=tool.name, arguments={**filters, "limit": 100})] if filters else []
         return [*self.world.label_lookups(description), *calls]
 
@@ -601,6 +610,8 @@ class Synthesizer:
             competitors=sorted({_canonical(other) for other in others if other is not None and other != value}),
             stated=self.stated(identity, description.stated()),
             records=self.records(person, {key}, list(asked.values or [])),
+            field=f"{entity}.{asked.name}",
+            key=key,
         )
         return Draft(
             "read",
@@ -993,17 +1004,28 @@ def synthesize_tasks(
     ]
     chosen = [draft for _, _, draft in sorted(ranked, key=lambda item: (item[0], item[1]))]
     tasks: list[TaskSpec] = []
+    unsound: Counter[str] = Counter()
     for draft in chosen:
         if len(tasks) >= count:
             break
         task = synthesizer.task(draft, f"{blueprint.domain}-{len(tasks) + 1:04d}")
         if synthesizer.sound(task):
             tasks.append(task)
+        else:
+            unsound.update({call.name for call in task.oracle})
     found = {kind: len(pool) for kind, pool in pools.items()}
     used = {call.name for task in tasks for call in task.oracle}
-    unreached = {
-        action.name: (synthesizer.failures[action.name].most_common(1) or [("no attempt succeeded", 0)])[0][0]
-        for action in blueprint.actions
-        if action.name not in used
-    }
+    drafted = Counter(call.name for pool in pools.values() for draft in pool for call in draft.oracle)
+    unreached = {}
+    for action in blueprint.actions:
+        if action.name in used:
+            continue
+        if unsound[action.name]:
+            reason = f"{unsound[action.name]} candidate tasks used a value the agent could not have (provenance)"
+        elif drafted[action.name]:
+            reason = f"{drafted[action.name]} candidate tasks, none drawn into the mix; ask for more tasks"
+        else:
+            failures = synthesizer.failures[action.name].most_common(1)
+            reason = failures[0][0] if failures else "no attempt was made"
+        unreached[action.name] = reason
     return Synthesis(tasks, found, unreached)

@@ -32,6 +32,8 @@ _IRREGULAR = {
 _VOWEL_SOUND = ("a", "e", "i", "o", "u")
 _AMOUNT_WORDS = ("amount", "total", "price", "fee", "balance", "paid")
 _PLACE_WORDS = ("city", "town")
+_KINDS = ("brand", "kind", "type", "tier", "class", "category", "label", "method", "network")
+"""Enum fields whose value reads as an adjective before the noun: a `basic` fare, a `home` address."""
 
 
 def words(name: str) -> str:
@@ -112,7 +114,7 @@ def field_phrase(field: FieldSpec) -> str | None:
             if verb.endswith("ed") or verb in _IRREGULAR.values() or verb in ("due", "paid"):
                 return f"{{noun}} {verb} {tail} {{value}}"
         return None
-    if field.type == "enum" and name in ("status", "state"):
+    if field.type == "enum" and (name in ("status", "state") or name.rsplit("_", 1)[-1] in _KINDS):
         return "{value} {noun}"
     if field.type == "money" and any(word in name for word in _AMOUNT_WORDS) and "_" not in name:
         return "{noun} of {value}"

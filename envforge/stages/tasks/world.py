@@ -172,13 +172,16 @@ class World:
             own = Description(entity, (), uses_key=False)
         return Description(own.entity, own.fields, own.uses_key, parent, one_to_one)
 
-    def describe(self, entity: str, key: str, among: list[str]) -> Description:
-        """The fewest details that tell this row apart from the `among` rows."""
+    def describe(self, entity: str, key: str, among: list[str], searchable: list[str] | None = None) -> Description:
+        """The fewest details that tell this row apart from the `among` rows; with `searchable`, only details an
+        agent can search by (those fields, and labels of parents it can look up)."""
         spec = self.entity(entity)
         row = self.rows[entity][key]
         if len(among) <= 1:
             return Description(entity, (), uses_key=False)
         candidates = self._descriptor_fields(spec)
+        if searchable is not None:
+            candidates = [name for name in candidates if name.split("->", 1)[0] in searchable]
         if int(hash_json(key)[:2], 16) % 2:
             # Every other row by its exact date ("placed on February 22"), the rest by roughly when.
             candidates = [name for name in candidates if not name.startswith("period:")] + [

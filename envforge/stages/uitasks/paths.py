@@ -8,7 +8,6 @@ path that names a missing element, lands on the wrong record or has its form ref
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -22,8 +21,6 @@ from envforge.runtime.answers import judge_answer
 from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.server import AppSite
 from envforge.stages.uitasks.http_page import HttpPage, StepError
-from envforge.stages.uitasks.wording import request_of
-from envforge.text import humanize, show
 
 MAX_PAGES = 10
 """Pages of a list a path may page through to reach a record before the record counts as unreachable."""
@@ -243,48 +240,28 @@ class _Walk:
         """Show what the question asks about and read it: a record's field, or how many records match."""
         last = task.oracle[-1]
         tool = self.site.pages.env.tools[last.name]
-        expected = task.expected_answer or ""
         if tool.operation != "list":
             raise UnbuildableError("question_shape", f"the question ends with {last.name}, not a list")
-        question = request_of(task)
-        if question.lower().startswith("how many"):
+        spec = task.verifier.answer
+        if spec is not None and spec.field is None:
             self.listing(tool.entity, last.arguments, in_view=False)
             if not self.page.has("result-count"):
                 raise UnbuildableError("answer_not_shown", "the matching records fill more than one page")
             shown = self.page.read("result-count")
-        else:
-            field = self._asked_field(tool.entity, question)
-            ok, result = self.episode.session.call_tool(last.name, dict(last.arguments))
-            rows: list[dict[str, Any]] = result.get("items", []) if ok else []
-            row = _described_row(rows, question, field, expected)
-            if row is None:
-                raise UnbuildableError(
-                    "answer_not_shown", f"no {tool.entity} listed by {last.name} has {field} {expected!r}"
-                )
-            self.detail(tool.entity, str(row[self.site.pages.env.entities[tool.entity].key]))
+        elif spec is not None and spec.key is not None:
+            entity, field = str(spec.field).split(".", 1)
+            if field not in [column.name for column in self._detail_screen(entity).fields]:
+                raise UnbuildableError("answer_not_shown", f"the {entity} screen does not show {field}")
+            self.detail(entity, spec.key)
             shown = self.page.read(f"value-{field}")
+        else:
+            raise UnbuildableError("question_shape", "the task's answer names no field and no row")
         problem = judge_answer(task.verifier.answer, shown) if task.verifier.answer is not None else "no answer spec"
         if problem is not None:
-            raise UnbuildableError("answer_not_shown", f"the app shows {shown!r} where the answer is {expected!r}")
+            raise UnbuildableError(
+                "answer_not_shown", f"the app shows {shown!r} where the answer is {task.expected_answer!r}"
+            )
         return shown
-
-    def _asked_field(self, entity: str, question: str) -> str:
-        names = [column.name for column in self._detail_screen(entity).fields]
-        asked = [name for name in names if f"the {humanize(name)} of" in question]
-        if not asked:
-            raise UnbuildableError("question_shape", f"cannot tell which {entity} field {question!r} asks for")
-        return max(asked, key=len)
-
-
-def _described_row(rows: list[dict[str, Any]], question: str, field: str, expected: str) -> dict[str, Any] | None:
-    """The row the question names by `(field: value)`, else any row whose asked field is the answer."""
-    answering = [row for row in rows if show(row.get(field)) == expected]
-    described = re.findall(r"\(([^():]+): ([^()]+)\)", question)
-    for name, value in described:
-        for row in answering:
-            if any(humanize(column) == name and show(row[column]) == value for column in row):
-                return row
-    return answering[0] if answering else None
 
 
 def build_path(

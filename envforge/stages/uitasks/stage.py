@@ -55,14 +55,21 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     blueprint, verifiers, apps = inputs.blueprint.blueprint, inputs.verifiers, inputs.apps
     env = Environment(blueprint, inputs.toolgraph.toolgraph, inputs.state.database, "")
     person = humanize(blueprint.person)
+    plurals = {entity.name: humanize(entity.plural or entity.name + "s") for entity in blueprint.entities}
     tasks: list[UITask] = []
     dropped: list[UIDrop] = []
     for kind in APP_KINDS:
         site = AppSite(env, apps.spec, app_templates(asset_loader(apps.assets, kind)), None)
         with TestClient(site.app()) as client:
             for task in verifiers.accepted:
+                if task.policies:
+                    # The right run refuses part of the request by a rule only policy.md states; a screen task
+                    # has no policy to read, so it would only teach doing what is asked.
+                    detail = f"hinges on {', '.join(task.policies)}, which the app does not show"
+                    dropped.append(UIDrop(task_id=task.id, app=kind, reason="policy", detail=detail))
+                    continue
                 try:
-                    instruction = ui_instruction(task, blueprint.title, person)
+                    instruction = ui_instruction(task, blueprint.title, person, plurals)
                     verify = load_verifier(verifiers.sources[task.id], task.id)
                     tasks.append(pose(site, kind, client, task, verify, instruction))
                 except UnbuildableError as error:
@@ -72,4 +79,4 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     return UITasksArtifact(tasks=tasks, dropped=dropped)
 
 
-STAGE = declare_stage("uitasks", 2, build)
+STAGE = declare_stage("uitasks", 3, build)
