@@ -17,6 +17,27 @@ logger = logging.getLogger(__name__)
 TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
 
 
+def bind_listener(host: str, port: int) -> socket.socket:
+    """A listening TCP socket whose connections send each response at once (TCP_NODELAY).
+
+    asyncio turns Nagle's algorithm off only on sockets whose protocol is IPPROTO_TCP, which those of
+    `socket.create_server` are not; with it on, a response written in two parts waits for the client's
+    delayed ACK, about 40 ms per request on a kept-alive connection. Accepted sockets inherit the protocol."""
+    family, kind, protocol, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP, flags=socket.AI_PASSIVE
+    )[0]
+    listener = socket.socket(family, kind, protocol)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        listener.bind(address)
+        listener.listen(socket.SOMAXCONN)
+    except OSError as exc:
+        listener.close()
+        raise UserInputError(f"cannot listen on {host}:{port}: {exc.strerror}; pick another --host or --port") from None
+    return listener
+
+
 def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
     # Imported here: `mcp` takes a third of a second to import, which `serve --app` never needs.
     from envforge.runtime.mcp_compat import MCP_MAJOR
@@ -37,7 +58,7 @@ def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
         print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
     app = server.server.streamable_http_app(host=host, custom_starlette_routes=harness_routes(server, token))
     # Bind before announcing, so a client that reads the URL can connect at once (port 0 = any free port).
-    listener = socket.create_server((host, port))
+    listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
     print(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp", file=sys.stderr, flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
@@ -53,7 +74,7 @@ def run_app_server(package: Path, *, app: AppKind, host: str, port: int) -> None
     server = build_app_server(package, app, token)
     if TOKEN_VARIABLE not in os.environ:
         print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
-    listener = socket.create_server((host, port))
+    listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
     url = f"http://{host}:{bound_port}"
     print(
