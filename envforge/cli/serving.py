@@ -17,6 +17,25 @@ logger = logging.getLogger(__name__)
 TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
 
 
+def harness_token() -> str:
+    """The token from ENVFORGE_HARNESS_TOKEN, or a random one (see `announce_token`); an empty one is refused."""
+    chosen = os.environ.get(TOKEN_VARIABLE)
+    if chosen is None:
+        return secrets.token_urlsafe(24)
+    if not chosen.strip() or chosen != chosen.strip():
+        raise UserInputError(
+            f"{TOKEN_VARIABLE} is set but empty or padded with spaces; set it to a token "
+            f"(e.g. `export {TOKEN_VARIABLE}=$(openssl rand -hex 16)`) or unset it for a random one"
+        )
+    return chosen
+
+
+def announce_token(token: str) -> None:
+    """Print a token the user did not choose, once the server is sure to start: the harness needs it."""
+    if TOKEN_VARIABLE not in os.environ:
+        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
+
+
 def bind_listener(host: str, port: int) -> socket.socket:
     """A listening TCP socket whose connections send each response at once (TCP_NODELAY).
 
@@ -46,16 +65,15 @@ def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
     if transport == "stdio":
         serve_stdio(load_environment(package))
         return
-    server = EnvServer(load_environment(package))
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
+    token = harness_token()
+    server = EnvServer(load_environment(package))
     import uvicorn
 
     from envforge.runtime.harness_routes import harness_routes
 
-    token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
-    if TOKEN_VARIABLE not in os.environ:
-        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
+    announce_token(token)
     app = server.server.streamable_http_app(host=host, custom_starlette_routes=harness_routes(server, token))
     # Bind before announcing, so a client that reads the URL can connect at once (port 0 = any free port).
     listener = bind_listener(host, port)
@@ -70,10 +88,9 @@ def run_app_server(package: Path, *, app: AppKind, host: str, port: int) -> None
 
     from envforge.runtime.apps.server import build_app_server
 
-    token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
+    token = harness_token()
     server = build_app_server(package, app, token)
-    if TOKEN_VARIABLE not in os.environ:
-        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
+    announce_token(token)
     listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
     url = f"http://{host}:{bound_port}"

@@ -6,19 +6,17 @@ bearer token, so an agent talking MCP can neither see nor call them.
 
 from __future__ import annotations
 
-import secrets
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from envforge.runtime.harness_auth import is_harness
 from envforge.runtime.mcp_server import EnvServer
 
 
 def harness_routes(server: EnvServer, token: str) -> list[Route]:
     def authorized(request: Request) -> bool:
-        given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        return secrets.compare_digest(given.encode(), token.encode())
+        return is_harness(request.headers.get("authorization"), token)
 
     async def reset(request: Request) -> Response:
         if not authorized(request):

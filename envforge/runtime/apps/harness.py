@@ -6,7 +6,6 @@ own page token, which is not this one.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
@@ -17,14 +16,14 @@ from envforge.errors import UserInputError
 from envforge.runtime.apps.episodes import AppEpisode, EpisodeRegistry
 from envforge.runtime.diff import diff_states
 from envforge.runtime.episode import EnvPackage
+from envforge.runtime.harness_auth import is_harness
 
 Handler = Callable[[Request], Awaitable[Response]]
 
 
 def harness_routes(package: EnvPackage, episodes: EpisodeRegistry, token: str) -> list[Route]:
     def authorized(request: Request) -> bool:
-        given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        return secrets.compare_digest(given.encode(), token.encode())
+        return is_harness(request.headers.get("authorization"), token)
 
     def refused() -> Response:
         return JSONResponse({"error": "missing or wrong harness token"}, status_code=401)
