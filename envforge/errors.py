@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable
 
-_LONG_WORD = re.compile(r"\S{120,}")
+from envforge.text import clip_message
 
 
 class EnvforgeError(Exception):
@@ -25,8 +24,7 @@ class BlueprintError(UserInputError):
 
     def __init__(self, message: str, *, file: str = "", line: int | None = None, path: str = "") -> None:
         message = " ".join(message.split()) if "\n" in message or "\r" in message else message
-        # A message quotes the value it refuses: a huge one would bury what is wrong and how to fix it.
-        message = _LONG_WORD.sub(lambda match: f"{match.group()[:57]}...", message)
+        message = clip_message(message)
         self.file = file
         self.line = line
         self.path = path
