@@ -12,22 +12,13 @@ from starlette.testclient import TestClient
 
 from envforge.runtime.apps.bodies import FORM_LIMIT, JSON_LIMIT
 from envforge.runtime.apps.server import build_app_server
-
-TOKEN = "harness-secret"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
+from tests.runtime.apps.harness_client import AUTH, TOKEN, new_episode
 
 
 @pytest.fixture
 def client(retail_package: Path) -> Iterator[TestClient]:
     with TestClient(build_app_server(retail_package, "web", TOKEN).app(), raise_server_exceptions=False) as http:
         yield http
-
-
-def new_episode(client: TestClient, task_id: str | None = None) -> dict[str, str]:
-    response = client.post("/harness/episodes", json={"task_id": task_id} if task_id else {}, headers=AUTH)
-    assert response.status_code == 201, response.text
-    episode: dict[str, str] = response.json()
-    return episode
 
 
 def refused(response: httpx2.Response, status: int) -> str:
