@@ -57,18 +57,20 @@ def bind_listener(host: str, port: int) -> socket.socket:
     return listener
 
 
-def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
+def run_server(
+    package: Path, *, transport: str, host: str, port: int, max_episodes: int, idle_timeout: float | None
+) -> None:
     # Imported here: `mcp` takes a third of a second to import, which `serve --app` never needs.
     from envforge.runtime.mcp_compat import MCP_MAJOR
     from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
     if transport == "stdio":
-        serve_stdio(load_environment(package))
+        serve_stdio(load_environment(package), max_episodes=max_episodes, idle_timeout=idle_timeout)
         return
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
     token = harness_token()
-    server = EnvServer(load_environment(package))
+    server = EnvServer(load_environment(package), max_episodes=max_episodes, idle_timeout=idle_timeout)
     import uvicorn
 
     from envforge.runtime.harness_routes import harness_routes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Literal
 
-from envforge.text import clip_message
+from envforge.errors import clip_message
 
 ErrorCode = Literal[
     "unknown_tool",
@@ -15,6 +15,9 @@ ErrorCode = Literal[
     "policy_violation",
     "constraint_violation",
     "internal_error",
+    "episode_required",
+    "invalid_episode",
+    "episode_ended",
 ]
 
 
