@@ -15,6 +15,7 @@ agent can call.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -22,6 +23,10 @@ import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from mcp.shared.message import SessionMessage
+from mcp.types import INVALID_PARAMS, ErrorData, JSONRPCError
+from pydantic import ValidationError
 
 from envforge import __version__
 from envforge.runtime.dispatch import shown_name
@@ -220,6 +225,31 @@ class EnvServer:
         return session.call_tool(name, arguments)
 
 
+def surrogate_reply(item: object) -> SessionMessage | None:
+    """The JSON-RPC error for a request the SDK could not read because it holds a lone surrogate, or None.
+
+    The mcp stdio transport parses each line strictly, and a `\\ud800` escape fails that parse, so the
+    request was dropped without a reply and its client waited out its own timeout. Python's own parser
+    accepts the line, which gives back the request's id to answer."""
+    if not isinstance(item, ValidationError):
+        return None
+    raw = next((error["input"] for error in item.errors() if error["type"] == "json_invalid"), None)
+    if not isinstance(raw, str | bytes):
+        return None
+    try:
+        request = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(request, dict) or not isinstance(request.get("id"), str | int) or "method" not in request:
+        return None
+    error = ErrorData(
+        code=INVALID_PARAMS,
+        message="the request holds a lone surrogate (\\ud800-\\udfff without its pair), which is not Unicode text; "
+        "send valid text",
+    )
+    return SessionMessage(JSONRPCError(jsonrpc="2.0", id=request["id"], error=error))
+
+
 def serve_stdio(
     env: Environment, *, max_episodes: int = DEFAULT_MAX_EPISODES, idle_timeout: float | None = None
 ) -> None:
@@ -231,6 +261,19 @@ def serve_stdio(
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
+            relay_writer, relay_reader = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+            async def relay() -> None:
+                async with relay_writer:
+                    async for item in read_stream:
+                        reply = surrogate_reply(item)
+                        if reply is not None:
+                            await write_stream.send(reply)
+                        else:
+                            await relay_writer.send(item)
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(relay)
+                await server.server.run(relay_reader, write_stream, server.server.create_initialization_options())
 
     anyio.run(run)
