@@ -29,8 +29,8 @@ def test_only_the_bearer_scheme_with_the_exact_token_is_the_harness(header: str 
 def test_the_mcp_servers_harness_routes_refuse_a_token_without_its_scheme(retail_env: object) -> None:
     server = EnvServer(retail_env)  # type: ignore[arg-type]
     with TestClient(Starlette(routes=harness_routes(server, TOKEN))) as http:
-        assert http.get("/harness/episodes/e1/state", headers={"Authorization": TOKEN}).status_code == 401
-        assert http.get("/harness/episodes/e1/state", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+        assert http.post("/harness/episodes/e1/reset", headers={"Authorization": TOKEN}).status_code == 401
+        assert http.post("/harness/episodes/e1/reset", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
 
 
 def test_the_app_servers_harness_api_refuses_a_token_without_its_scheme(retail_package: Path) -> None:
