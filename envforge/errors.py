@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
+
+_LONG_WORD = re.compile(r"\S{120,}")
+MESSAGE_MAX = 1000
+
+
+def clip_message(message: str) -> str:
+    """An error message that quotes what it refuses, kept short: a huge quoted value would bury what is wrong
+    and how to fix it, and repeat megabytes back to the sender."""
+    clipped = _LONG_WORD.sub(lambda match: f"{match.group()[:57]}...", message)
+    return clipped if len(clipped) <= MESSAGE_MAX else f"{clipped[: MESSAGE_MAX - 3]}..."
 
 
 class EnvforgeError(Exception):
@@ -22,6 +33,7 @@ class BlueprintError(UserInputError):
 
     def __init__(self, message: str, *, file: str = "", line: int | None = None, path: str = "") -> None:
         message = " ".join(message.split()) if "\n" in message or "\r" in message else message
+        message = clip_message(message)
         self.file = file
         self.line = line
         self.path = path

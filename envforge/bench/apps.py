@@ -4,12 +4,14 @@ Baselines are measured in the same run:
 - cold start: a browser-hosted instance (launch a fresh Chromium and load the app's first page), which is what
   environments that host each app instance in its own browser pay per episode;
 - reset: restarting the server process (the cold start again), against one call to the state API;
+- reset on a kept-alive connection: the same call, each on a new connection (what `urllib` does);
 - golden UI replay: the same tasks' oracle tool calls made in process, without any UI;
 - memory: one Chromium per episode, against one more context in a shared Chromium.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -69,6 +71,29 @@ def _served(package: Path, app: str) -> Iterator[tuple[str, int]]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def _kept_alive_resets(base: str, episode: str, count: int) -> list[int]:
+    """Resets through the state API over one HTTP/1.1 connection, as a harness with a connection pool makes them.
+
+    A server that leaves Nagle's algorithm on answers these about 40 ms late (the client's delayed ACK),
+    which a new connection per request never shows."""
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    samples: list[int] = []
+    try:
+        for _ in range(count):
+            started = perf_counter_ns()
+            connection.request("POST", f"/harness/episodes/{episode}/reset", headers=headers)
+            answer = connection.getresponse()
+            answer.read()
+            samples.append(perf_counter_ns() - started)
+            if answer.status != 200:
+                raise UserInputError(f"{base}: the harness refused a reset with HTTP {answer.status}")
+    finally:
+        connection.close()
+    return samples
 
 
 def _pss(pids: set[int]) -> int:
@@ -179,6 +204,7 @@ def bench_apps(package: Path, app: AppKind, *, repeat: int = 5, contexts: int = 
             started = perf_counter_ns()
             _harness(f"{base}/harness/episodes/{episode['episode']}/reset")
             resets.append(perf_counter_ns() - started)
+        kept_alive = _kept_alive_resets(base, episode["episode"], max(repeat * 10, 50))
         memory, browser_start = _browser_rows(base, app, contexts, repeat)
     golden = _golden_row(package, app, max(repeat * 2, 10))
     return [
@@ -200,6 +226,15 @@ def bench_apps(package: Path, app: AppKind, *, repeat: int = 5, contexts: int = 
             cold,
             goal=RESET_GOAL_MS,
             note="POST /harness/episodes/{id}/reset, over real HTTP",
+        ),
+        timed_row(
+            "app_reset_kept_alive",
+            "session reset through the state API on one kept-alive connection",
+            summarize(kept_alive),
+            "a new connection per reset",
+            summarize(resets),
+            goal=RESET_GOAL_MS,
+            note="POST /harness/episodes/{id}/reset over one HTTP/1.1 connection, as pooled harness clients send it",
         ),
         golden,
         memory,

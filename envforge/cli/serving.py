@@ -17,27 +17,68 @@ logger = logging.getLogger(__name__)
 TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
 
 
-def run_server(package: Path, *, transport: str, host: str, port: int) -> None:
+def harness_token() -> str:
+    """The token from ENVFORGE_HARNESS_TOKEN, or a random one (see `announce_token`); an empty one is refused."""
+    chosen = os.environ.get(TOKEN_VARIABLE)
+    if chosen is None:
+        return secrets.token_urlsafe(24)
+    if not chosen.strip() or chosen != chosen.strip():
+        raise UserInputError(
+            f"{TOKEN_VARIABLE} is set but empty or padded with spaces; set it to a token "
+            f"(e.g. `export {TOKEN_VARIABLE}=$(openssl rand -hex 16)`) or unset it for a random one"
+        )
+    return chosen
+
+
+def announce_token(token: str) -> None:
+    """Print a token the user did not choose, once the server is sure to start: the harness needs it."""
+    if TOKEN_VARIABLE not in os.environ:
+        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
+
+
+def bind_listener(host: str, port: int) -> socket.socket:
+    """A listening TCP socket whose connections send each response at once (TCP_NODELAY).
+
+    asyncio turns Nagle's algorithm off only on sockets whose protocol is IPPROTO_TCP, which those of
+    `socket.create_server` are not; with it on, a response written in two parts waits for the client's
+    delayed ACK, about 40 ms per request on a kept-alive connection. Accepted sockets inherit the protocol."""
+    family, kind, protocol, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP, flags=socket.AI_PASSIVE
+    )[0]
+    listener = socket.socket(family, kind, protocol)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        listener.bind(address)
+        listener.listen(socket.SOMAXCONN)
+    except OSError as exc:
+        listener.close()
+        raise UserInputError(f"cannot listen on {host}:{port}: {exc.strerror}; pick another --host or --port") from None
+    return listener
+
+
+def run_server(
+    package: Path, *, transport: str, host: str, port: int, max_episodes: int, idle_timeout: float | None
+) -> None:
     # Imported here: `mcp` takes a third of a second to import, which `serve --app` never needs.
     from envforge.runtime.mcp_compat import MCP_MAJOR
     from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
     if transport == "stdio":
-        serve_stdio(load_environment(package))
+        serve_stdio(load_environment(package), max_episodes=max_episodes, idle_timeout=idle_timeout)
         return
-    server = EnvServer(load_environment(package))
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
+    token = harness_token()
+    server = EnvServer(load_environment(package), max_episodes=max_episodes, idle_timeout=idle_timeout)
     import uvicorn
 
     from envforge.runtime.harness_routes import harness_routes
 
-    token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
-    if TOKEN_VARIABLE not in os.environ:
-        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
+    announce_token(token)
     app = server.server.streamable_http_app(host=host, custom_starlette_routes=harness_routes(server, token))
     # Bind before announcing, so a client that reads the URL can connect at once (port 0 = any free port).
-    listener = socket.create_server((host, port))
+    listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
     print(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp", file=sys.stderr, flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
@@ -49,11 +90,10 @@ def run_app_server(package: Path, *, app: AppKind, host: str, port: int) -> None
 
     from envforge.runtime.apps.server import build_app_server
 
-    token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
+    token = harness_token()
     server = build_app_server(package, app, token)
-    if TOKEN_VARIABLE not in os.environ:
-        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
-    listener = socket.create_server((host, port))
+    announce_token(token)
+    listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
     url = f"http://{host}:{bound_port}"
     print(

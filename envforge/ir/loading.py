@@ -13,6 +13,7 @@ from pydantic_core import ErrorDetails
 
 from envforge.errors import BlueprintError, did_you_mean
 from envforge.ir.blueprint import EFFECT_KINDS, Blueprint
+from envforge.ir.bounded_yaml import MAX_BYTES, check_size, compose_bounded
 from envforge.ir.checks import check_blueprint
 from envforge.ir.invariants import INVARIANT_KINDS
 from envforge.ir.locations import Locations, Path_, format_path
@@ -21,15 +22,10 @@ SYNTAX_HINT = "fix the YAML syntax (indentation with spaces, matching brackets a
 START_HINT = "start from blueprints/retail.yaml"
 
 
-def _construct(
-    node: yaml.Node, path: Path_, lines: dict[Path_, int], constructor: yaml.SafeLoader, active: set[int]
-) -> Any:
-    line = node.start_mark.line + 1
-    lines[path] = line
-    if id(node) in active:
-        raise BlueprintError("a YAML alias refers to a node that contains it; remove the recursion", line=line)
+def _construct(node: yaml.Node, path: Path_, lines: dict[Path_, int], constructor: yaml.SafeLoader) -> Any:
+    # Walks aliases in full: compose_bounded has refused recursive aliases and bounded what they expand to.
+    lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
-        active.add(id(node))
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key_line = key_node.start_mark.line + 1
@@ -48,15 +44,11 @@ def _construct(
                     line=key_line,
                     path=format_path((*path, key)),
                 )
-            result[key] = _construct(value_node, (*path, key), lines, constructor, active)
+            result[key] = _construct(value_node, (*path, key), lines, constructor)
             lines[(*path, key)] = key_line
-        active.discard(id(node))
         return result
     if isinstance(node, yaml.SequenceNode):
-        active.add(id(node))
-        items = [_construct(item, (*path, index), lines, constructor, active) for index, item in enumerate(node.value)]
-        active.discard(id(node))
-        return items
+        return [_construct(item, (*path, index), lines, constructor) for index, item in enumerate(node.value)]
     return constructor.construct_object(node)
 
 
@@ -67,7 +59,8 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> BlueprintError:
     context = ""
     if exc.context and exc.context_mark and exc.problem and (not mark or exc.context_mark.line != mark.line):
         context = f" ({exc.context} that starts on line {exc.context_mark.line + 1})"
-    hint = "indent with spaces, not tabs" if "\\t" in problem or "\t" in problem else SYNTAX_HINT
+    tab = "\\t" in problem or "\t" in problem or "tab character" in problem
+    hint = "indent with spaces, not tabs" if tab else SYNTAX_HINT
     return BlueprintError(
         f"broken YAML{where}: {problem}{context}; {hint}", file=file, line=mark.line + 1 if mark else None
     )
@@ -77,10 +70,10 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Locations]:
     """Parse YAML, keeping the line of every key and item."""
     lines: dict[Path_, int] = {}
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = compose_bounded(text, file)
         if node is None:
             raise BlueprintError(f"the file is empty; {START_HINT}", file=file, line=1)
-        data = _construct(node, (), lines, yaml.SafeLoader(""), set())
+        data = _construct(node, (), lines, yaml.SafeLoader(""))
     except BlueprintError as exc:
         raise BlueprintError(exc.detail, file=file, line=exc.line, path=exc.path) from None
     except yaml.MarkedYAMLError as exc:
@@ -95,8 +88,6 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Locations]:
         ) from None
     except yaml.YAMLError as exc:
         raise BlueprintError(f"broken YAML: {exc}; {SYNTAX_HINT}", file=file) from None
-    except RecursionError:
-        raise BlueprintError("the YAML nests too deeply; flatten it", file=file) from None
     return data, Locations(file, lines)
 
 
@@ -292,7 +283,9 @@ def load_blueprint_text(text: str, file: str) -> Blueprint:
 def load_blueprint(path: Path) -> Blueprint:
     """Load a blueprint file; every problem becomes a BlueprintError naming file, line and field."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            # Read one byte past the limit, never the whole of an arbitrarily large file.
+            data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise BlueprintError(
             "no such file; pass a path to a blueprint YAML or a shipped name such as 'retail'", file=str(path)
@@ -303,6 +296,8 @@ def load_blueprint(path: Path) -> Blueprint:
         raise BlueprintError("permission denied; make the file readable", file=str(path)) from None
     except OSError as exc:
         raise BlueprintError(f"cannot read the file: {exc.strerror}", file=str(path)) from None
+    if len(data) > MAX_BYTES:
+        check_size(path.stat().st_size if path.is_file() else len(data), str(path))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -55,6 +55,16 @@ def _argument_error(tool: str, error: ValidationError) -> ToolError:
 
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+TEXT_MAX = 10_000
+"""Longest text argument, whatever the schema says: SQLite refuses LIKE patterns over 50,000 bytes, and no
+field of a generated environment holds more than a few thousand characters."""
+NAME_SHOWN = 64
+"""Longest tool name an error repeats back."""
+
+
+def shown_name(name: str) -> str:
+    """A tool name as an error repeats it: a huge one is cut, so a refusal stays small."""
+    return name if len(name) <= NAME_SHOWN else f"{name[: NAME_SHOWN - 3]}..."
 
 
 def _unstorable(value: Any, path: str = "") -> str | None:
@@ -67,7 +77,12 @@ def _unstorable(value: Any, path: str = "") -> str | None:
         return f"{where}: integer out of range"
     if isinstance(value, float) and not math.isfinite(value):
         return f"{where}: numbers must be finite"
+    if isinstance(value, float) and value.is_integer() and not INT64_MIN <= value <= INT64_MAX:
+        # JSON Schema counts 1e19 as an integer; SQLite cannot bind it as one.
+        return f"{where}: integer out of range"
     if isinstance(value, str):
+        if len(value) > TEXT_MAX:
+            return f"{where}: text of {len(value):,} characters is over the limit of {TEXT_MAX:,}"
         if "\x00" in value:
             return f"{where}: text must not contain NUL characters"
         if any("\ud800" <= char <= "\udfff" for char in value):
@@ -108,7 +123,9 @@ class Dispatcher:
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         handler = self.handlers.get(name)
         if handler is None:
-            raise ToolError("unknown_tool", f"no tool named '{name}'{did_you_mean(name, self.handlers)}", tool=name)
+            shown = shown_name(name)
+            hint = did_you_mean(name, self.handlers) if len(name) <= NAME_SHOWN else ""
+            raise ToolError("unknown_tool", f"no tool named '{shown}'{hint}", tool=shown)
         if not isinstance(arguments, dict):
             raise ToolError("invalid_arguments", "arguments must be a JSON object", tool=name)
         problem = _unstorable(arguments)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Literal
 
+from envforge.errors import clip_message
+
 ErrorCode = Literal[
     "unknown_tool",
     "invalid_arguments",
@@ -13,6 +15,9 @@ ErrorCode = Literal[
     "policy_violation",
     "constraint_violation",
     "internal_error",
+    "episode_required",
+    "invalid_episode",
+    "episode_ended",
 ]
 
 
@@ -28,6 +33,7 @@ class ToolError(Exception):
         field: str | None = None,
         policy: str | None = None,
     ) -> None:
+        message = clip_message(message)
         super().__init__(message)
         self.code = code
         self.message = message

@@ -3,19 +3,48 @@
 from __future__ import annotations
 
 import logging
+import reprlib
 import sqlite3
 from typing import Any
 
 from envforge.hashing import canonical_json, hash_bytes
 from envforge.ir.tasks import RunHistory
-from envforge.runtime.dispatch import Dispatcher
+from envforge.runtime.dispatch import Dispatcher, shown_name
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
 from envforge.runtime.history import drop_history, install_history, read_history, undo_history
 
 logger = logging.getLogger(__name__)
+LOGGED = reprlib.Repr()
+"""How a failed call's arguments are logged: a megabyte argument must not become a megabyte log line."""
+LOGGED.maxstring = LOGGED.maxother = 200
 UNDO_LIMIT = 5000
 """Past this many logged writes, reloading the template is cheaper than undoing them."""
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def snapshot_problem(env: Environment, state: bytes) -> str | None:
+    """Why `state` cannot be a snapshot of this environment (None: it can), checked on a scratch connection,
+    so a bad snapshot never replaces a session's state."""
+    if not state.startswith(SQLITE_HEADER):
+        return "the snapshot is empty" if not state else "the snapshot is not a SQLite database"
+    scratch = sqlite3.connect(":memory:")
+    try:
+        scratch.deserialize(state)
+        if scratch.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            return "the snapshot's SQLite database is damaged"
+        for name, runtime in env.entities.items():
+            columns = {row[1] for row in scratch.execute("SELECT * FROM pragma_table_info(?)", (name,))}
+            expected = set(runtime.statements.table.columns.keys())
+            if not expected <= columns:
+                return f"the snapshot has no table '{name}' with the columns {', '.join(sorted(expected))}"
+    except sqlite3.DatabaseError as exc:
+        return f"the snapshot is not a usable SQLite database ({exc})"
+    finally:
+        scratch.close()
+    return None
 
 
 class Session:
@@ -74,7 +103,7 @@ class Session:
             return False, error.to_dict()
         except Exception:
             # A bug, not a bad call: the transaction was rolled back; the agent gets an error, the log the trace.
-            logger.exception("tool %s failed on %r", tool, arguments)
+            logger.exception("tool %s failed on %s", shown_name(tool), LOGGED.repr(arguments))
             return False, ToolError(
                 "internal_error", "the tool failed unexpectedly; the state is unchanged", tool=tool
             ).to_dict()

@@ -8,6 +8,9 @@ import typer
 
 from envforge.cli.options import AppKind, Host, Package, Port
 
+DEFAULT_MAX_EPISODES = 2000
+"""envforge.runtime.mcp_server's default, repeated so the CLI starts without importing `mcp`."""
+
 
 def serve(
     package: Package,
@@ -17,6 +20,16 @@ def serve(
     app_kind: Annotated[
         AppKind | None, typer.Option("--app", help="Serve the web or phone app instead of MCP (HTTP; see the README).")
     ] = None,
+    max_episodes: Annotated[
+        int,
+        typer.Option(
+            "--max-episodes", min=1, max=1_000_000, help="Live MCP episodes kept; past it the least recent is dropped."
+        ),
+    ] = DEFAULT_MAX_EPISODES,
+    idle_timeout: Annotated[
+        float | None,
+        typer.Option("--idle-timeout", min=1, help="Seconds after which an MCP episode without calls is dropped."),
+    ] = None,
 ) -> None:
     """Serve an environment over MCP (stdio, or streamable HTTP at /mcp), or its web or phone app (--app)."""
     from envforge.cli.serving import run_app_server, run_server
@@ -24,4 +37,4 @@ def serve(
     if app_kind is not None:
         run_app_server(package, app=app_kind, host=host, port=port)
         return
-    run_server(package, transport=transport, host=host, port=port)
+    run_server(package, transport=transport, host=host, port=port, max_episodes=max_episodes, idle_timeout=idle_timeout)

@@ -6,6 +6,7 @@ what a page shows and what a form may do is exactly what the tools allow.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,9 @@ from envforge.runtime.apps.forms import error_messages, form_arguments, read_arg
 from envforge.runtime.environment import Environment
 
 PAGE_SIZE = 20
+OFFSET_DIGITS = 9
+OFFSET = re.compile(rf"[0-9]{{1,{OFFSET_DIGITS}}}")
+"""A list page's `offset`: ASCII digits only (`str.isdigit` also takes '²'), few enough to stay an int64."""
 RELATED_LIMIT = 50
 
 
@@ -79,7 +83,7 @@ class Pages:
         tool = self.env.tools[screen.tool]
         filters = [control.name for control in screen.search if not control.exact]
         read = read_arguments(query, tool.parameters, filters, set())
-        offset = int(query.get("offset", "0")) if query.get("offset", "0").isdigit() else 0
+        offset = int(query["offset"]) if OFFSET.fullmatch(query.get("offset", "")) else 0
         rows: list[dict[str, Any]] = []
         has_more = False
         if read.errors:

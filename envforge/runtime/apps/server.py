@@ -21,9 +21,10 @@ from starlette.routing import Route
 from envforge.errors import PackageError
 from envforge.ir.apps import AppSpec
 from envforge.ir.uitasks import AppKind
+from envforge.runtime.apps.bodies import FORM_LIMIT, BodyTooLargeError, client_error, read_body
 from envforge.runtime.apps.episodes import AppEpisode, EpisodeRegistry
 from envforge.runtime.apps.harness import harness_routes
-from envforge.runtime.apps.pages import Pages
+from envforge.runtime.apps.pages import OFFSET, OFFSET_DIGITS, Pages
 from envforge.runtime.environment import Environment
 from envforge.runtime.episode import EnvPackage, load_package
 
@@ -31,7 +32,6 @@ APPS: tuple[AppKind, ...] = ("web", "phone")
 SHARED = "shared"
 """The folder beside `web/` and `phone/` with the templates and static files both apps use."""
 SPEC_FILE = "apps/app.json"
-FORM_LIMIT = 64 * 1024
 
 
 def load_app(package: EnvPackage, kind: AppKind) -> tuple[AppSpec, Path]:
@@ -84,14 +84,23 @@ class AppSite:
         if entity is None:
             return self.pages.home(episode, base)
         if tool is not None:
-            submitted = await _form(request) if request.method == "POST" else None
+            try:
+                submitted = await _form(request) if request.method == "POST" else None
+            except BodyTooLargeError as error:
+                return client_error(413, str(error))
             return self.pages.action(episode, base, tool, entity, key, submitted)
         if key is not None:
             return self.pages.detail(episode, base, entity, key)
-        return self.pages.listing(episode, base, entity, dict(request.query_params))
+        query = dict(request.query_params)
+        offset = query.get("offset", "0")
+        if not OFFSET.fullmatch(offset):
+            return client_error(400, f"offset must be a whole number of at most {OFFSET_DIGITS} digits (0-9)")
+        return self.pages.listing(episode, base, entity, query)
 
     async def _static(self, request: Request) -> Response:
         # The same files for every episode, so a page that outlives its episode still gets its icon and styles.
+        if "\x00" in request.path_params["path"]:
+            return client_error(404, "no such static file")
         for folder in self.static:
             path = (folder / request.path_params["path"]).resolve()
             if path.is_relative_to(folder) and path.is_file():
@@ -138,9 +147,11 @@ class AppServer(AppSite):
 
 
 async def _form(request: Request) -> dict[str, str]:
-    """An urlencoded form body (the apps post nothing else); the last value of a repeated name wins."""
-    body = await request.body()
-    return dict(parse_qsl(body[:FORM_LIMIT].decode("utf-8", errors="replace"), keep_blank_values=True))
+    """An urlencoded form body (the apps post nothing else); the last value of a repeated name wins.
+
+    Over FORM_LIMIT it is refused whole (BodyTooLargeError), never cut: a value cut short would be stored."""
+    body = await read_body(request, FORM_LIMIT)
+    return dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
 
 
 def build_app_server(package_path: Path, kind: AppKind, token: str | None = None) -> AppServer:

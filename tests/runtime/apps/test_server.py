@@ -12,9 +12,7 @@ from starlette.testclient import TestClient
 from envforge.runtime.apps.server import AppServer, build_app_server
 from envforge.runtime.episode import load_package
 from tests.browser import person_email
-
-TOKEN = "harness-secret"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
+from tests.runtime.apps.harness_client import AUTH, TOKEN, new_episode
 
 
 @pytest.fixture(params=["web", "phone"])
@@ -26,13 +24,6 @@ def server(request: pytest.FixtureRequest, retail_package: Path) -> AppServer:
 def client(server: AppServer) -> Iterator[TestClient]:
     with TestClient(server.app()) as http:
         yield http
-
-
-def new_episode(client: TestClient, task_id: str | None = None) -> dict[str, str]:
-    response = client.post("/harness/episodes", json={"task_id": task_id} if task_id else {}, headers=AUTH)
-    assert response.status_code == 201, response.text
-    episode: dict[str, str] = response.json()
-    return episode
 
 
 def test_the_harness_api_refuses_a_page_and_a_wrong_token(client: TestClient) -> None:

@@ -1,0 +1,129 @@
+"""YAML composed under hard limits, so no blueprint can make loading take unbounded time or memory.
+
+PyYAML composes an alias as a reference to the anchored node, so a 1 KB file of nested aliases (an
+"alias bomb") is a small graph that expands to billions of nodes when walked as a tree, which is what
+recording a line for every key does. The composer here counts every node as it would be expanded,
+aliases included, and stops at the first limit crossed: rejection costs what the file costs to read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import Resolver
+from yaml.scanner import Scanner
+
+from envforge.errors import BlueprintError
+
+MAX_BYTES = 256 * 1024
+"""The largest blueprint file: the shipped ones are under 40 KB resolved."""
+MAX_NODES = 20_000
+"""Keys, values and items, each alias counted as everything it stands for; the shipped ones have ~2,000."""
+MAX_DEPTH = 32
+"""Levels of nesting, aliases expanded; the shipped ones nest 7 deep."""
+MAX_TEXT = 1024 * 1024
+"""Characters of all scalars together, aliases expanded, so a repeated alias of a long text stays small."""
+
+
+def check_size(size: int, file: str) -> None:
+    """Refuse a blueprint of more than MAX_BYTES before reading or parsing it."""
+    if size > MAX_BYTES:
+        raise BlueprintError(
+            f"the file has {size:,} bytes, over the limit of {MAX_BYTES:,} for a blueprint; "
+            "split long texts or remove repeated parts",
+            file=file,
+        )
+
+
+class _PythonEvents(Reader, Scanner, Parser):
+    """PyYAML's own reader, scanner and parser, where libyaml is missing."""
+
+    def __init__(self, stream: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+
+
+# libyaml's parser with PyYAML's composer: the events come 7x faster, and the composer is the one counted here.
+_Parser: Any = _PythonEvents
+if yaml.__with_libyaml__:
+    from yaml._yaml import CParser as _Parser
+
+
+class BoundedLoader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc]
+    """A safe loader whose composer refuses documents that expand past MAX_NODES, MAX_DEPTH or MAX_TEXT."""
+
+    def __init__(self, stream: str) -> None:
+        _Parser.__init__(self, stream)
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+        self._measured: dict[int, tuple[int, int, int]] = {}
+        """id(node) -> (nodes, height, characters) of a finished node as it expands."""
+        self._nodes = 0
+        self._text = 0
+        self._depth = 0
+        self._reach = 0
+        """The deepest level reached inside the node being composed."""
+
+    def _grow(self, nodes: int, reach: int, text: int, line: int | None) -> None:
+        self._nodes += nodes
+        self._text += text
+        self._reach = max(self._reach, reach)
+        if self._nodes > MAX_NODES:
+            raise BlueprintError(
+                f"the YAML expands to more than {MAX_NODES:,} keys and items (aliases counted in full); "
+                "write the repeated parts out or shorten the blueprint",
+                line=line,
+            )
+        if self._reach > MAX_DEPTH:
+            raise BlueprintError(
+                f"the YAML nests more than {MAX_DEPTH} levels deep (aliases counted in full); flatten it", line=line
+            )
+        if self._text > MAX_TEXT:
+            raise BlueprintError(
+                f"the YAML's texts add up to more than {MAX_TEXT:,} characters (aliases counted in full); shorten them",
+                line=line,
+            )
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()
+        line = event.start_mark.line + 1 if event.start_mark else None
+        if isinstance(event, yaml.AliasEvent):
+            anchored = super().compose_node(parent, index)
+            measured = self._measured.get(id(anchored))
+            if measured is None:
+                raise BlueprintError("a YAML alias refers to a node that contains it; remove the recursion", line=line)
+            nodes, height, text = measured
+            self._grow(nodes, self._depth + height, text, line)
+            return anchored
+        self._depth += 1
+        outer_reach, self._reach = self._reach, self._depth
+        nodes_before, text_before = self._nodes, self._text
+        text = len(event.value) if isinstance(event, yaml.ScalarEvent) else 0
+        self._grow(1, self._depth, text, line)
+        node = super().compose_node(parent, index)
+        self._measured[id(node)] = (
+            self._nodes - nodes_before,
+            self._reach - self._depth + 1,
+            self._text - text_before,
+        )
+        self._reach = max(outer_reach, self._reach)
+        self._depth -= 1
+        return node
+
+
+def compose_bounded(text: str, file: str) -> yaml.Node | None:
+    """The YAML document's node graph, or a BlueprintError naming the limit it crosses."""
+    check_size(len(text) if len(text) > MAX_BYTES else len(text.encode("utf-8", errors="surrogatepass")), file)
+    loader = BoundedLoader(text)
+    try:
+        node: yaml.Node | None = loader.get_single_node()
+        return node
+    finally:
+        loader.dispose()
