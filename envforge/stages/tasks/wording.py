@@ -199,7 +199,11 @@ FALLBACK = [
     "If you can't do exactly that, I'm fine with whatever the policy permits.",
 ]
 DETAIL_SENTENCES = ["The {noun} is {value}.", "Use {value} as the {noun}.", "The {noun} should be {value}."]
-NEW_DETAIL_SENTENCES = ["The new {noun} is {value}.", "Make it {value}.", "It should be {value} from now on."]
+NEW_DETAIL_SENTENCES = [
+    "The new {noun} is {value}.",
+    "The {noun} should be {value} from now on.",
+    "Please make the {noun} {value}.",
+]
 ASK_HINTS = [
     "I'll give you the details you need.",
     "Ask me for whatever details you need.",

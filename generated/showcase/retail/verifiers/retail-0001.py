@@ -1,7 +1,7 @@
 """Verifier of task retail-0001 (write).
 
-Good morning, could you help me please? This is Jennifer Rivera, my email is
-cassandrajones@example.net. Can you cancel my order (placed on: 2026-03-14) with reason: other?
+Hi there, thank you for your help. This is Jennifer Rivera, and my phone is (512)395-6932. I was
+hoping you could cancel one of my orders. The reason is other.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -35,7 +35,7 @@ SPEC = VerifierSpec.model_validate(
                                'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}}}},
      'identity': {'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera', 'cassandrajones@example.net']},
+                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0001'}
 )
 

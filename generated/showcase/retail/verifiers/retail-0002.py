@@ -1,52 +1,60 @@
 """Verifier of task retail-0002 (multi_write).
 
-Need help. This is Heather Stephens, my email is csmith@example.com. Can you add address for my
-account with city: Lake Barbara, label: home, postal code: 12099, street: 07996 Carpenter Fall
-Apt. 846. Also, request return for my order item (product: Ceramic Mug) with reason: wrong item?
+Hey. This is Devon Weber. I have two things about my order placed on 11 March. First, change the
+quantity of the Cast Iron Pan. Then cancel the Ceramic Mug. Make it 2.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-100725 first.
+- a lookup by what the user said about themselves returned CUS-232493 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'city': 'Lake Barbara',
-                                       'customer_id': 'CUS-100725',
-                                       'label': 'home',
-                                       'postal_code': '12099',
-                                       'street': '07996 Carpenter Fall Apt. 846'},
-                         'tool': 'add_address'},
-                        {'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
-                         'tool': 'request_return'}],
-     'expected_changes': [{'after': {'status': 'return_requested'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-314526', 'quantity': 2}, 'tool': 'change_item_quantity'},
+                        {'arguments': {'item_id': 'ITM-263472'}, 'tool': 'cancel_order_item'}],
+     'expected_changes': [{'after': {'total': 311.64},
+                           'before': {'total': 811.4},
+                           'entity': 'order',
+                           'key': 'ORD-286213'},
+                          {'after': {'status': 'cancelled'},
                            'before': {'status': 'ordered'},
                            'entity': 'order_item',
-                           'key': 'ITM-121901'},
-                          {'after': {'city': 'Lake Barbara',
-                                     'customer_id': 'CUS-100725',
-                                     'label': 'home',
-                                     'postal_code': '12099',
-                                     'street': '07996 Carpenter Fall Apt. 846'},
+                           'key': 'ITM-263472'},
+                          {'after': {'quantity': 2},
+                           'before': {'quantity': 3},
+                           'entity': 'order_item',
+                           'key': 'ITM-314526'},
+                          {'after': {'refunded_total': 343.94, 'status': 'partially_refunded'},
+                           'before': {'refunded_total': 0.0, 'status': 'captured'},
+                           'entity': 'payment',
+                           'key': 'PAY-583172'},
+                          {'after': {'stock': 103},
+                           'before': {'stock': 102},
+                           'entity': 'product',
+                           'key': 'PRD-511291'},
+                          {'after': {'stock': 103},
+                           'before': {'stock': 101},
+                           'entity': 'product',
+                           'key': 'PRD-638385'},
+                          {'after': {'amount': 343.94,
+                                     'created_on': '2026-03-16',
+                                     'payment_id': 'PAY-583172',
+                                     'reason': 'item_cancelled'},
                            'before': None,
-                           'entity': 'address',
-                           'key': None},
-                          {'after': {'created_on': '2026-03-16',
-                                     'item_id': 'ITM-121901',
-                                     'reason': 'wrong_item',
-                                     'status': 'requested'},
-                           'before': None,
-                           'entity': 'return_request',
+                           'entity': 'refund',
                            'key': None}],
-     'footprint': {'inserts': {'address': 1, 'return_request': 1},
-                   'updates': {'order_item': {'ITM-121901': {'status': 1}}}},
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'order': {'ORD-286213': {'total': 2}},
+                               'order_item': {'ITM-263472': {'status': 1}, 'ITM-314526': {'quantity': 1}},
+                               'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}},
+                               'product': {'PRD-511291': {'stock': 1}, 'PRD-638385': {'stock': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-100725',
-                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
+                  'person': 'CUS-232493',
+                  'stated': ['(961)611-3342x250', 'Devon', 'Weber', 'nealjessica@example.org']},
      'task_id': 'retail-0002'}
 )
 

@@ -1,73 +1,40 @@
-"""Verifier of task retail-0003 (read).
+"""Verifier of task retail-0003 (write).
 
-Need help. This is Heather Stephens, my email is csmith@example.com. What is the refunded total
-of my payment (method: card)?
+Good morning, could you help me please? I'm Casey Morrison, and my phone is
+001-851-747-6565x23891. Could you change the quantity of the Cast Iron Pan from my order of
+$317.54 for me? Make it 20. If you can't do exactly that, I'm fine with whatever the policy
+permits.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
+- its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- its final answer states the money '0.00' and nothing competing.
+- a lookup by what the user said about themselves returned CUS-543263 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'competitors': ['96.68'],
-                'records': ['+1-499-267-5832x907',
-                            '26560',
-                            '39474',
-                            '800 Jay Lake',
-                            '98002 Crystal Circles Apt. 579',
-                            'ADR-785343',
-                            'CUS-100725',
-                            'Heather',
-                            'ITM-121901',
-                            'Marktown',
-                            'Mitchellview',
-                            'ORD-489020',
-                            'Stephens',
-                            'csmith@example.com',
-                            'active',
-                            'bathroom',
-                            'bedroom',
-                            'cancelled',
-                            'captured',
-                            'card',
-                            'damaged',
-                            'decor',
-                            'delivered',
-                            'discontinued',
-                            'gold',
-                            'goodwill',
-                            'home',
-                            'item cancelled',
-                            'item returned',
-                            'kitchen',
-                            'living',
-                            'no longer needed',
-                            'not as described',
-                            'order cancelled',
-                            'ordered',
-                            'other',
-                            'partially refunded',
-                            'paypal',
-                            'pending',
-                            'processing',
-                            'refunded',
-                            'rejected',
-                            'requested',
-                            'return requested',
-                            'returned',
-                            'shipped',
-                            'silver',
-                            'standard',
-                            'work',
-                            'wrong item'],
-                'stated': ['Heather', 'Stephens', 'card', 'csmith@example.com'],
-                'type': 'money',
-                'value': '0.00'},
-     'expected_changes': [],
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-462900', 'quantity': 10}, 'tool': 'change_item_quantity'}],
+     'expected_changes': [{'after': {'total': 1507.61},
+                           'before': {'total': 317.54},
+                           'entity': 'order',
+                           'key': 'ORD-556864'},
+                          {'after': {'quantity': 10},
+                           'before': {'quantity': 1},
+                           'entity': 'order_item',
+                           'key': 'ITM-462900'},
+                          {'after': {'stock': 58},
+                           'before': {'stock': 67},
+                           'entity': 'product',
+                           'key': 'PRD-458684'}],
+     'footprint': {'updates': {'order': {'ORD-556864': {'total': 1}},
+                               'order_item': {'ITM-462900': {'quantity': 1}},
+                               'product': {'PRD-458684': {'stock': 1}}}},
+     'identity': {'entity': 'customer',
+                  'person': 'CUS-543263',
+                  'stated': ['001-851-747-6565x23891', 'Casey', 'Morrison']},
      'task_id': 'retail-0003'}
 )
 

@@ -1,44 +1,51 @@
-"""Verifier of task retail-0006 (multi_write).
+"""Verifier of task retail-0006 (write).
 
-Quick one. This is Heather Stephens, my email is csmith@example.com. I'd like you to request
-return for my order item (product: Ceramic Mug) with reason: wrong item. Also, grant store
-credit for my account with amount: 10.
+Hi there, thank you for your help. I'm Jennifer Rivera, and my phone is (512)395-6932. I was
+hoping you could cancel the item for my order placed in mid March.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-100725 first.
+- a lookup by what the user said about themselves returned CUS-245347 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
-                         'tool': 'request_return'},
-                        {'arguments': {'amount': 10, 'customer_id': 'CUS-100725'}, 'tool': 'grant_store_credit'}],
-     'expected_changes': [{'after': {'store_credit': 36.74},
-                           'before': {'store_credit': 26.74},
-                           'entity': 'customer',
-                           'key': 'CUS-100725'},
-                          {'after': {'status': 'return_requested'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
+     'expected_changes': [{'after': {'total': 0.0},
+                           'before': {'total': 28.96},
+                           'entity': 'order',
+                           'key': 'ORD-733386'},
+                          {'after': {'status': 'cancelled'},
                            'before': {'status': 'ordered'},
                            'entity': 'order_item',
-                           'key': 'ITM-121901'},
-                          {'after': {'created_on': '2026-03-16',
-                                     'item_id': 'ITM-121901',
-                                     'reason': 'wrong_item',
-                                     'status': 'requested'},
+                           'key': 'ITM-378586'},
+                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
+                           'before': {'refunded_total': 0.0, 'status': 'captured'},
+                           'entity': 'payment',
+                           'key': 'PAY-449355'},
+                          {'after': {'stock': 106},
+                           'before': {'stock': 104},
+                           'entity': 'product',
+                           'key': 'PRD-295492'},
+                          {'after': {'amount': 28.96,
+                                     'created_on': '2026-03-16',
+                                     'payment_id': 'PAY-449355',
+                                     'reason': 'item_cancelled'},
                            'before': None,
-                           'entity': 'return_request',
+                           'entity': 'refund',
                            'key': None}],
-     'footprint': {'inserts': {'return_request': 1},
-                   'updates': {'customer': {'CUS-100725': {'store_credit': 1}},
-                               'order_item': {'ITM-121901': {'status': 1}}}},
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'order': {'ORD-733386': {'total': 1}},
+                               'order_item': {'ITM-378586': {'status': 1}},
+                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
+                               'product': {'PRD-295492': {'stock': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-100725',
-                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
+                  'person': 'CUS-245347',
+                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0006'}
 )
 

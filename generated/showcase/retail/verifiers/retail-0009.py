@@ -1,41 +1,52 @@
 """Verifier of task retail-0009 (write).
 
-Hi there. This is Daniel Martinez, my email is annhanson@example.com. Please cancel my order
-(placed on: 2026-03-11) with reason: other.
+Hello, and thanks in advance. This is Jennifer Rivera, and my phone is (512)395-6932. Please
+cancel the item for my order placed in mid March. One more thing: could you also request a
+return for the Ceramic Mug from my order placed in late January. The reason should be damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-285018 first.
+- a lookup by what the user said about themselves returned CUS-245347 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-535550', 'reason': 'other'}, 'tool': 'cancel_order'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'pending'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
+     'expected_changes': [{'after': {'total': 0.0},
+                           'before': {'total': 28.96},
                            'entity': 'order',
-                           'key': 'ORD-535550'},
-                          {'after': {'refunded_total': 754.14, 'status': 'refunded'},
+                           'key': 'ORD-733386'},
+                          {'after': {'status': 'cancelled'},
+                           'before': {'status': 'ordered'},
+                           'entity': 'order_item',
+                           'key': 'ITM-378586'},
+                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
-                           'key': 'PAY-659773'},
-                          {'after': {'amount': 754.14,
+                           'key': 'PAY-449355'},
+                          {'after': {'stock': 106},
+                           'before': {'stock': 104},
+                           'entity': 'product',
+                           'key': 'PRD-295492'},
+                          {'after': {'amount': 28.96,
                                      'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-659773',
-                                     'reason': 'order_cancelled'},
+                                     'payment_id': 'PAY-449355',
+                                     'reason': 'item_cancelled'},
                            'before': None,
                            'entity': 'refund',
                            'key': None}],
      'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-535550': {'status': 1}},
-                               'payment': {'PAY-659773': {'refunded_total': 1, 'status': 1}}}},
+                   'updates': {'order': {'ORD-733386': {'total': 1}},
+                               'order_item': {'ITM-378586': {'status': 1}},
+                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
+                               'product': {'PRD-295492': {'stock': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-285018',
-                  'stated': ['792-907-1243', 'Daniel', 'Martinez', 'annhanson@example.com']},
+                  'person': 'CUS-245347',
+                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0009'}
 )
 

@@ -1,45 +1,39 @@
-"""Verifier of task retail-0010 (multi_write).
+"""Verifier of task retail-0010 (write).
 
-Need help. This is Heather Stephens, my email is csmith@example.com. Can you request return for
-my order item (product: Ceramic Mug) with reason: wrong item. Also, update email for my account
-with email: jfisher@example.com?
+Hello, and thanks in advance. This is Casey Morrison, and my phone is 001-851-747-6565x23891.
+I'd like you to change the quantity of item ITM-249351 in my order of $317.54. I'll give you the
+details you need.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-100725 first.
+- a lookup by what the user said about themselves returned CUS-543263 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
-                         'tool': 'request_return'},
-                        {'arguments': {'customer_id': 'CUS-100725', 'email': 'jfisher@example.com'},
-                         'tool': 'update_email'}],
-     'expected_changes': [{'after': {'email': 'jfisher@example.com'},
-                           'before': {'email': 'csmith@example.com'},
-                           'entity': 'customer',
-                           'key': 'CUS-100725'},
-                          {'after': {'status': 'return_requested'},
-                           'before': {'status': 'ordered'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-249351', 'quantity': 5}, 'tool': 'change_item_quantity'}],
+     'expected_changes': [{'after': {'total': 346.5},
+                           'before': {'total': 317.54},
+                           'entity': 'order',
+                           'key': 'ORD-556864'},
+                          {'after': {'quantity': 5},
+                           'before': {'quantity': 3},
                            'entity': 'order_item',
-                           'key': 'ITM-121901'},
-                          {'after': {'created_on': '2026-03-16',
-                                     'item_id': 'ITM-121901',
-                                     'reason': 'wrong_item',
-                                     'status': 'requested'},
-                           'before': None,
-                           'entity': 'return_request',
-                           'key': None}],
-     'footprint': {'inserts': {'return_request': 1},
-                   'updates': {'customer': {'CUS-100725': {'email': 1}},
-                               'order_item': {'ITM-121901': {'status': 1}}}},
+                           'key': 'ITM-249351'},
+                          {'after': {'stock': 102},
+                           'before': {'stock': 104},
+                           'entity': 'product',
+                           'key': 'PRD-295492'}],
+     'footprint': {'updates': {'order': {'ORD-556864': {'total': 1}},
+                               'order_item': {'ITM-249351': {'quantity': 1}},
+                               'product': {'PRD-295492': {'stock': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-100725',
-                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
+                  'person': 'CUS-543263',
+                  'stated': ['001-851-747-6565x23891', 'Casey', 'Morrison']},
      'task_id': 'retail-0010'}
 )
 

@@ -1,103 +1,37 @@
-"""Verifier of task retail-0011 (read).
+"""Verifier of task retail-0011 (write).
 
-Hello, I hope you can help me. This is Casey Morrison, my email is edwin86@example.net. What is
-the refunded total of my payment (method: paypal)?
+Hello, and thanks in advance. My name is Jennifer Rivera, and my phone is (512)395-6932. Could
+you update the shipping address of my order placed in mid March, using my address for me? I'd
+also like you to request a return for the Ceramic Mug from my order placed in late January. The
+reason is damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
+- its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- its final answer states the money '0.00' and nothing competing.
+- a lookup by what the user said about themselves returned CUS-245347 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'competitors': ['96.68'],
-                'records': ['001-851-747-6565x23891',
-                            '08986',
-                            '12186',
-                            '17169 Cohen Forge Apt. 920',
-                            '23420',
-                            '23838 Wood Gardens Apt. 611',
-                            '26644 Hernandez Isle',
-                            '44381',
-                            '44397',
-                            '45406 Reyes Gardens',
-                            '61297 Thomas Mill Suite 355',
-                            '667 Miller Curve',
-                            '845 Dean Mountain Apt. 923',
-                            '93921',
-                            '94485',
-                            'ADR-297362',
-                            'ADR-401044',
-                            'ADR-611379',
-                            'CUS-543263',
-                            'Casey',
-                            'East Michael',
-                            'ITM-151014',
-                            'ITM-249351',
-                            'ITM-462900',
-                            'ITM-468007',
-                            'ITM-578971',
-                            'ITM-672915',
-                            'ITM-703588',
-                            'Lake Emily',
-                            'Mannberg',
-                            'Michaelbury',
-                            'Morrison',
-                            'New Roger',
-                            'North Kevin',
-                            'ORD-324834',
-                            'ORD-556864',
-                            'ORD-640814',
-                            'ORD-713013',
-                            'PAY-159394',
-                            'PAY-175760',
-                            'PAY-608416',
-                            'RET-300168',
-                            'West Jason',
-                            'edwin86@example.net',
-                            'active',
-                            'bathroom',
-                            'bedroom',
-                            'cancelled',
-                            'captured',
-                            'card',
-                            'damaged',
-                            'decor',
-                            'delivered',
-                            'discontinued',
-                            'gold',
-                            'goodwill',
-                            'home',
-                            'item cancelled',
-                            'item returned',
-                            'kitchen',
-                            'living',
-                            'no longer needed',
-                            'not as described',
-                            'order cancelled',
-                            'ordered',
-                            'other',
-                            'partially refunded',
-                            'paypal',
-                            'pending',
-                            'processing',
-                            'refunded',
-                            'rejected',
-                            'requested',
-                            'return requested',
-                            'returned',
-                            'shipped',
-                            'silver',
-                            'standard',
-                            'work',
-                            'wrong item'],
-                'stated': ['001-851-747-6565x23891', 'Casey', 'Morrison', 'edwin86@example.net', 'paypal'],
-                'type': 'money',
-                'value': '0.00'},
-     'expected_changes': [],
+    {'expected_calls': [{'arguments': {'address_id': 'ADR-118601', 'order_id': 'ORD-733386'},
+                         'tool': 'update_shipping_address'}],
+     'expected_changes': [{'after': {'ship_city': 'Muellerborough',
+                                     'ship_postal_code': '77631',
+                                     'ship_street': '48322 Amanda Fall Suite 193'},
+                           'before': {'ship_city': 'New Stacie',
+                                      'ship_postal_code': '52776',
+                                      'ship_street': '725 Julie Meadow'},
+                           'entity': 'order',
+                           'key': 'ORD-733386'}],
+     'footprint': {'updates': {'order': {'ORD-733386': {'ship_city': 1,
+                                                        'ship_postal_code': 1,
+                                                        'ship_street': 1}}}},
+     'identity': {'entity': 'customer',
+                  'person': 'CUS-245347',
+                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0011'}
 )
 

@@ -1,42 +1,49 @@
-"""Verifier of task retail-0012 (write).
+"""Verifier of task retail-0012 (multi_write).
 
-Hello, I hope you can help me. This is Aaron Brennan, my email is pholland@example.net. I'd like
-you to cancel my order (placed on: 2026-03-11) with reason: ordered by mistake.
+This is Dennis Brown. About my order placed on 14 March: change the quantity of the item, and
+update the shipping address of that order, using my address in New Jessica.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-471501 first.
+- a lookup by what the user said about themselves returned CUS-450643 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-597294', 'reason': 'ordered_by_mistake'},
-                         'tool': 'cancel_order'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'processing'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-740184', 'quantity': 2}, 'tool': 'change_item_quantity'},
+                        {'arguments': {'address_id': 'ADR-774059', 'order_id': 'ORD-730875'},
+                         'tool': 'update_shipping_address'}],
+     'expected_changes': [{'after': {'ship_city': 'New Jessica',
+                                     'ship_postal_code': '20758',
+                                     'ship_street': '403 Wade Fork',
+                                     'total': 311.64},
+                           'before': {'ship_city': 'Port Jay',
+                                      'ship_postal_code': '09071',
+                                      'ship_street': '99109 Andrew Knoll Apt. 244',
+                                      'total': 623.28},
                            'entity': 'order',
-                           'key': 'ORD-597294'},
-                          {'after': {'refunded_total': 361.54, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-263179'},
-                          {'after': {'amount': 361.54,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-263179',
-                                     'reason': 'order_cancelled'},
-                           'before': None,
-                           'entity': 'refund',
-                           'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-597294': {'status': 1}},
-                               'payment': {'PAY-263179': {'refunded_total': 1, 'status': 1}}}},
+                           'key': 'ORD-730875'},
+                          {'after': {'quantity': 2},
+                           'before': {'quantity': 4},
+                           'entity': 'order_item',
+                           'key': 'ITM-740184'},
+                          {'after': {'stock': 104},
+                           'before': {'stock': 102},
+                           'entity': 'product',
+                           'key': 'PRD-511291'}],
+     'footprint': {'updates': {'order': {'ORD-730875': {'ship_city': 1,
+                                                        'ship_postal_code': 1,
+                                                        'ship_street': 1,
+                                                        'total': 1}},
+                               'order_item': {'ITM-740184': {'quantity': 1}},
+                               'product': {'PRD-511291': {'stock': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-471501',
-                  'stated': ['+1-995-427-5237x32475', 'Aaron', 'Brennan', 'pholland@example.net']},
+                  'person': 'CUS-450643',
+                  'stated': ['Brown', 'Dennis', 'jeannehernandez@example.com']},
      'task_id': 'retail-0012'}
 )
 

@@ -1,42 +1,93 @@
-"""Verifier of task retail-0013 (write).
+"""Verifier of task retail-0013 (read).
 
-Hello. This is Devon Weber, my email is nealjessica@example.org. I want to cancel my order
-(placed on: 2026-03-11) with reason: ordered by mistake.
+I'm Maria Martinez, and my email is molinagregory@example.com. Could you check something for me?
+What is the quantity of the Bath Mat from my order placed on March 15?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
-- its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-232493 first.
+- its final answer states the number '2' and nothing competing.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-286213', 'reason': 'ordered_by_mistake'},
-                         'tool': 'cancel_order'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'pending'},
-                           'entity': 'order',
-                           'key': 'ORD-286213'},
-                          {'after': {'refunded_total': 811.4, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-583172'},
-                          {'after': {'amount': 811.4,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-583172',
-                                     'reason': 'order_cancelled'},
-                           'before': None,
-                           'entity': 'refund',
-                           'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-286213': {'status': 1}},
-                               'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}}}},
-     'identity': {'entity': 'customer',
-                  'person': 'CUS-232493',
-                  'stated': ['(961)611-3342x250', 'Devon', 'Weber', 'nealjessica@example.org']},
+    {'answer': {'competitors': ['1', '3', '4'],
+                'field': 'order_item.quantity',
+                'key': 'ITM-487091',
+                'records': ['11208',
+                            '4822 Walker Camp Suite 372',
+                            '48797',
+                            '535-889-0440',
+                            '9354 Michele Trail',
+                            'CUS-347774',
+                            'Dianechester',
+                            'ITM-290209',
+                            'ITM-326756',
+                            'ITM-375705',
+                            'ITM-382166',
+                            'ITM-498102',
+                            'ITM-542195',
+                            'ITM-543221',
+                            'ITM-561011',
+                            'ITM-604424',
+                            'ITM-619004',
+                            'Maria',
+                            'Martinez',
+                            'ORD-336644',
+                            'ORD-754892',
+                            'PAY-550315',
+                            'PAY-779115',
+                            'RET-181847',
+                            'RFD-625167',
+                            'Thomasshire',
+                            'molinagregory@example.com',
+                            'active',
+                            'bathroom',
+                            'bedroom',
+                            'cancelled',
+                            'captured',
+                            'card',
+                            'damaged',
+                            'decor',
+                            'delivered',
+                            'discontinued',
+                            'gold',
+                            'goodwill',
+                            'home',
+                            'item cancelled',
+                            'item returned',
+                            'kitchen',
+                            'living',
+                            'no longer needed',
+                            'not as described',
+                            'order cancelled',
+                            'ordered',
+                            'other',
+                            'partially refunded',
+                            'paypal',
+                            'pending',
+                            'processing',
+                            'refunded',
+                            'rejected',
+                            'requested',
+                            'return requested',
+                            'returned',
+                            'shipped',
+                            'silver',
+                            'standard',
+                            'work',
+                            'wrong item'],
+                'stated': ['2026-03-15',
+                           '535-889-0440',
+                           'Bath Mat',
+                           'Maria',
+                           'Martinez',
+                           'molinagregory@example.com'],
+                'type': 'number',
+                'value': '2'},
+     'expected_changes': [],
      'task_id': 'retail-0013'}
 )
 

@@ -1,41 +1,35 @@
 """Verifier of task retail-0014 (write).
 
-This is Dennis Brown, my email is jeannehernandez@example.com. Can you cancel my order (placed
-on: 2026-03-14) with reason: other?
+Good morning, could you help me please? I'm Jennifer Rivera, and my phone is (512)395-6932. I'd
+like you to update the shipping address of my order placed in mid March, using my address.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-450643 first.
+- a lookup by what the user said about themselves returned CUS-245347 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-730875', 'reason': 'other'}, 'tool': 'cancel_order'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'pending'},
+    {'expected_calls': [{'arguments': {'address_id': 'ADR-118601', 'order_id': 'ORD-733386'},
+                         'tool': 'update_shipping_address'}],
+     'expected_changes': [{'after': {'ship_city': 'Muellerborough',
+                                     'ship_postal_code': '77631',
+                                     'ship_street': '48322 Amanda Fall Suite 193'},
+                           'before': {'ship_city': 'New Stacie',
+                                      'ship_postal_code': '52776',
+                                      'ship_street': '725 Julie Meadow'},
                            'entity': 'order',
-                           'key': 'ORD-730875'},
-                          {'after': {'refunded_total': 623.28, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-317974'},
-                          {'after': {'amount': 623.28,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-317974',
-                                     'reason': 'order_cancelled'},
-                           'before': None,
-                           'entity': 'refund',
-                           'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-730875': {'status': 1}},
-                               'payment': {'PAY-317974': {'refunded_total': 1, 'status': 1}}}},
+                           'key': 'ORD-733386'}],
+     'footprint': {'updates': {'order': {'ORD-733386': {'ship_city': 1,
+                                                        'ship_postal_code': 1,
+                                                        'ship_street': 1}}}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-450643',
-                  'stated': ['Brown', 'Dennis', 'jeannehernandez@example.com']},
+                  'person': 'CUS-245347',
+                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0014'}
 )
 

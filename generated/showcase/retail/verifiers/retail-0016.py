@@ -1,98 +1,30 @@
-"""Verifier of task retail-0016 (read).
+"""Verifier of task retail-0016 (write).
 
-Hi there. This is Daniel Martinez, my email is annhanson@example.com. I'd like to know what the
-refunded total of my payment (amount: 0.00) is.
+Good morning, could you help me please? My name is Jennifer Rivera, and my phone is
+(512)395-6932. I was hoping you could update my email. One more thing: could you also request a
+return for the Ceramic Mug from my order placed in late January. Use damaged as the reason.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
+- its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- its final answer states the money '0.00' and nothing competing.
+- a lookup by what the user said about themselves returned CUS-245347 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'competitors': ['96.68'],
-                'records': ['12785',
-                            '1456 Donald Village Apt. 294',
-                            '2569 Michael Lodge',
-                            '31489',
-                            '46772',
-                            '66613',
-                            '69870',
-                            '76237 Jefferson Turnpike',
-                            '792-907-1243',
-                            '956 Diaz Stream Suite 936',
-                            '96031 Tanya Islands Apt. 508',
-                            'CUS-285018',
-                            'Daniel',
-                            'Grimesport',
-                            'ITM-122492',
-                            'ITM-149081',
-                            'ITM-218199',
-                            'ITM-232217',
-                            'ITM-271550',
-                            'ITM-346442',
-                            'ITM-753608',
-                            'ITM-776200',
-                            'ITM-785687',
-                            'Martinez',
-                            'New James',
-                            'New Paul',
-                            'ORD-175568',
-                            'ORD-407646',
-                            'ORD-535550',
-                            'ORD-543239',
-                            'ORD-644492',
-                            'PAY-180479',
-                            'PAY-338463',
-                            'PAY-353674',
-                            'PAY-659773',
-                            'Port Elizabeth',
-                            'RET-274843',
-                            'Theresaview',
-                            'annhanson@example.com',
-                            'active',
-                            'bathroom',
-                            'bedroom',
-                            'cancelled',
-                            'captured',
-                            'card',
-                            'damaged',
-                            'decor',
-                            'delivered',
-                            'discontinued',
-                            'gold',
-                            'goodwill',
-                            'home',
-                            'item cancelled',
-                            'item returned',
-                            'kitchen',
-                            'living',
-                            'no longer needed',
-                            'not as described',
-                            'order cancelled',
-                            'ordered',
-                            'other',
-                            'partially refunded',
-                            'paypal',
-                            'pending',
-                            'processing',
-                            'refunded',
-                            'rejected',
-                            'requested',
-                            'return requested',
-                            'returned',
-                            'shipped',
-                            'silver',
-                            'standard',
-                            'work',
-                            'wrong item'],
-                'stated': ['0.00', '792-907-1243', 'Daniel', 'Martinez', 'annhanson@example.com'],
-                'type': 'money',
-                'value': '0.00'},
-     'expected_changes': [],
+    {'expected_calls': [{'arguments': {'customer_id': 'CUS-245347', 'email': 'fmartinez@example.com'},
+                         'tool': 'update_email'}],
+     'expected_changes': [{'after': {'email': 'fmartinez@example.com'},
+                           'before': {'email': 'cassandrajones@example.net'},
+                           'entity': 'customer',
+                           'key': 'CUS-245347'}],
+     'footprint': {'updates': {'customer': {'CUS-245347': {'email': 1}}}},
+     'identity': {'entity': 'customer',
+                  'person': 'CUS-245347',
+                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0016'}
 )
 

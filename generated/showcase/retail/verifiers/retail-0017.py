@@ -1,51 +1,36 @@
 """Verifier of task retail-0017 (write).
 
-Hello, I hope you can help me. This is Jennifer Rivera, my email is cassandrajones@example.net.
-Can you cancel my order item (item id: ITM-378586)?
+Hi. I'm Heather Stephens. Could you add an address to my account for me?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- a lookup by what the user said about themselves returned CUS-245347 first.
+- a lookup by what the user said about themselves returned CUS-100725 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
-     'expected_changes': [{'after': {'total': 0.0},
-                           'before': {'total': 28.96},
-                           'entity': 'order',
-                           'key': 'ORD-733386'},
-                          {'after': {'status': 'cancelled'},
-                           'before': {'status': 'ordered'},
-                           'entity': 'order_item',
-                           'key': 'ITM-378586'},
-                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-449355'},
-                          {'after': {'stock': 106},
-                           'before': {'stock': 104},
-                           'entity': 'product',
-                           'key': 'PRD-295492'},
-                          {'after': {'amount': 28.96,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-449355',
-                                     'reason': 'item_cancelled'},
+    {'expected_calls': [{'arguments': {'city': 'Lake Barbara',
+                                       'customer_id': 'CUS-100725',
+                                       'label': 'home',
+                                       'postal_code': '12099',
+                                       'street': '07996 Carpenter Fall Apt. 846'},
+                         'tool': 'add_address'}],
+     'expected_changes': [{'after': {'city': 'Lake Barbara',
+                                     'customer_id': 'CUS-100725',
+                                     'label': 'home',
+                                     'postal_code': '12099',
+                                     'street': '07996 Carpenter Fall Apt. 846'},
                            'before': None,
-                           'entity': 'refund',
+                           'entity': 'address',
                            'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-733386': {'total': 1}},
-                               'order_item': {'ITM-378586': {'status': 1}},
-                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
-                               'product': {'PRD-295492': {'stock': 1}}}},
+     'footprint': {'inserts': {'address': 1}},
      'identity': {'entity': 'customer',
-                  'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera', 'cassandrajones@example.net']},
+                  'person': 'CUS-100725',
+                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0017'}
 )
 

@@ -1,90 +1,39 @@
-"""Verifier of task retail-0020 (read).
+"""Verifier of task retail-0020 (write).
 
-Hello, I hope you can help me. This is Aaron Brennan, my email is pholland@example.net. I'd like
-to know what the postal code of my address (city: South Jeremy) is.
+Hello. I'm Daniel Martinez, and my email is annhanson@example.com. Please change the quantity of
+item ITM-149081 in my order placed on March 11. It should be 40 from now on. If that's more than
+the rules allow, I'll take what they do allow.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
+- its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
-- its final answer states the text '01190' and nothing competing.
+- a lookup by what the user said about themselves returned CUS-285018 first.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'competitors': ['16844', '23019', '27474', '51413', '60630', '77631', '93921'],
-                'records': ['+1-995-427-5237x32475',
-                            '01190',
-                            '11372',
-                            '23019',
-                            '303 Haynes Curve Suite 925',
-                            '30646 Melinda Creek Suite 229',
-                            '4508 Jennifer Locks Apt. 250',
-                            '51413',
-                            '57210',
-                            '951 Cindy Highway Apt. 557',
-                            '9566 Alexander Row',
-                            'ADR-375923',
-                            'ADR-754473',
-                            'Aaron',
-                            'Brennan',
-                            'CUS-471501',
-                            'Heatherburgh',
-                            'ITM-262821',
-                            'ITM-283120',
-                            'ITM-311618',
-                            'ITM-734595',
-                            'Nguyenchester',
-                            'ORD-597294',
-                            'ORD-784317',
-                            'PAY-203003',
-                            'PAY-263179',
-                            'RFD-793986',
-                            'Robertsside',
-                            'South Jeremy',
-                            'South Shawn',
-                            'pholland@example.net',
-                            'active',
-                            'bathroom',
-                            'bedroom',
-                            'cancelled',
-                            'captured',
-                            'card',
-                            'damaged',
-                            'decor',
-                            'delivered',
-                            'discontinued',
-                            'gold',
-                            'goodwill',
-                            'home',
-                            'item cancelled',
-                            'item returned',
-                            'kitchen',
-                            'living',
-                            'no longer needed',
-                            'not as described',
-                            'order cancelled',
-                            'ordered',
-                            'other',
-                            'partially refunded',
-                            'paypal',
-                            'pending',
-                            'processing',
-                            'refunded',
-                            'rejected',
-                            'requested',
-                            'return requested',
-                            'returned',
-                            'shipped',
-                            'silver',
-                            'standard',
-                            'work',
-                            'wrong item'],
-                'stated': ['+1-995-427-5237x32475', 'Aaron', 'Brennan', 'South Jeremy', 'pholland@example.net'],
-                'type': 'text',
-                'value': '01190'},
-     'expected_changes': [],
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-149081', 'quantity': 10}, 'tool': 'change_item_quantity'}],
+     'expected_changes': [{'after': {'total': 1957.93},
+                           'before': {'total': 754.14},
+                           'entity': 'order',
+                           'key': 'ORD-535550'},
+                          {'after': {'quantity': 10},
+                           'before': {'quantity': 3},
+                           'entity': 'order_item',
+                           'key': 'ITM-149081'},
+                          {'after': {'stock': 94},
+                           'before': {'stock': 101},
+                           'entity': 'product',
+                           'key': 'PRD-638385'}],
+     'footprint': {'updates': {'order': {'ORD-535550': {'total': 1}},
+                               'order_item': {'ITM-149081': {'quantity': 1}},
+                               'product': {'PRD-638385': {'stock': 1}}}},
+     'identity': {'entity': 'customer',
+                  'person': 'CUS-285018',
+                  'stated': ['792-907-1243', 'Daniel', 'Martinez', 'annhanson@example.com']},
      'task_id': 'retail-0020'}
 )
 
