@@ -165,8 +165,16 @@ def barrier_messages(task: TaskSpec, schemas: Schemas) -> list[Message]:
         {"role": "assistant", "content": json.dumps(EXAMPLE_CLAIM)},
         user(ask.format(*example, EXAMPLE_QUESTION)),
         {"role": "assistant", "content": json.dumps(EXAMPLE_ANSWER)},
-        user(ask.format(schemas.tables, schemas.tools or "none", schemas.writable, task.instruction)),
+        user(ask.format(schemas.tables, schemas.tools or "none", schemas.writable, said(task))),
     ]
+
+
+def said(task: TaskSpec) -> str:
+    """The instruction, and what the user tells when the agent asks (which row they mean, held-back details):
+    the user's whole side of the conversation, still nothing of the oracle or the verifier."""
+    later = [f"I mean {text}" for text in task.scenario.which.values()]
+    later += [f"the {name.replace('_', ' ')} is {value}" for name, value in task.scenario.details.items()]
+    return task.instruction + (f" (When asked: {'; '.join(later)}.)" if later else "")
 
 
 def _normal(value: Any) -> str:

@@ -101,3 +101,16 @@ def test_an_agent_that_never_asks_cannot_learn_what_is_held_back(packages: dict[
         reply = ScriptedUser().respond(task, history, writes_done=False)
         assert not _told(task, reply), reply
         history.append(Turn("user", reply))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_same_holds_for_every_task_of_a_default_package(
+    default_packages: dict[str, Path], domain: str, tmp_path: Path
+) -> None:
+    """The full default package (150 tasks): every task passes through `envforge rollout`'s engine offline."""
+    package = load_package(default_packages[domain])
+    asked: dict[str, str] = {}
+    outcomes = asyncio.run(_run_all(package, careful_agent(package, asked), tmp_path))
+    assert len(outcomes) == 150
+    assert {task_id: outcome for task_id, outcome in outcomes.items() if outcome != "passed"} == {}

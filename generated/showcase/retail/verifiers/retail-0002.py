@@ -1,7 +1,8 @@
 """Verifier of task retail-0002 (multi_write).
 
 Hey. This is Devon Weber. I have two things about my order placed on 11 March. First, change the
-quantity of the Cast Iron Pan. Then cancel the Ceramic Mug. Make it 2.
+quantity of the Cast Iron Pan. Then cancel the Ceramic Mug. The quantity should be 2 from now
+on.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

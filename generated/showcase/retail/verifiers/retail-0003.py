@@ -2,8 +2,8 @@
 
 Good morning, could you help me please? I'm Casey Morrison, and my phone is
 001-851-747-6565x23891. Could you change the quantity of the Cast Iron Pan from my order of
-$317.54 for me? Make it 20. If you can't do exactly that, I'm fine with whatever the policy
-permits.
+$317.54 for me? The quantity should be 20 from now on. If you can't do exactly that, I'm fine
+with whatever the policy permits.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

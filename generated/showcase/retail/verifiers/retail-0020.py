@@ -1,7 +1,7 @@
 """Verifier of task retail-0020 (write).
 
 Hello. I'm Daniel Martinez, and my email is annhanson@example.com. Please change the quantity of
-item ITM-149081 in my order placed on March 11. It should be 40 from now on. If that's more than
+item ITM-149081 in my order placed on March 11. Please make the quantity 40. If that's more than
 the rules allow, I'll take what they do allow.
 
 A run passes when, judged from what its session logged:
