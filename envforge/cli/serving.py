@@ -11,7 +11,7 @@ from pathlib import Path
 
 from envforge.errors import UserInputError
 from envforge.ir.uitasks import AppKind
-from envforge.runtime.environment import load_environment
+from envforge.runtime.episode import load_package
 
 logger = logging.getLogger(__name__)
 TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
@@ -65,12 +65,12 @@ def run_server(
     from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
     if transport == "stdio":
-        serve_stdio(load_environment(package), max_episodes=max_episodes, idle_timeout=idle_timeout)
+        serve_stdio(load_package(package).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
         return
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
     token = harness_token()
-    server = EnvServer(load_environment(package), max_episodes=max_episodes, idle_timeout=idle_timeout)
+    server = EnvServer(load_package(package).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
     import uvicorn
 
     from envforge.runtime.harness_routes import harness_routes

@@ -10,13 +10,12 @@ import re
 from importlib.metadata import requires
 from pathlib import Path
 
-import yaml
-
 import envforge
 from envforge.errors import PackageError
 from envforge.export.trl import render_trl_module
 from envforge.export.wheel import WheelSpec, build_wheel, files_under
 from envforge.export.wheels_names import distribution_name, module_name
+from envforge.package import load_manifest
 from envforge.runtime.episode import EnvPackage
 
 RUNTIME_DISTRIBUTION = "envforge-runtime"
@@ -68,8 +67,8 @@ def runtime_wheel() -> tuple[str, bytes]:
 def package_files(package: EnvPackage) -> dict[str, bytes]:
     """The files of the package folder that its manifest lists, and the manifest."""
     manifest_path = package.path / "envforge.yaml"
-    manifest = yaml.safe_load(manifest_path.read_text(encoding="utf-8"))
-    names = ["envforge.yaml", *sorted(manifest.get("files", {}))]
+    manifest = load_manifest(manifest_path.read_bytes())
+    names = ["envforge.yaml", *sorted(manifest.files)]
     missing = [name for name in names if not (package.path / name).is_file()]
     if missing:
         raise PackageError(f"{package.path}: missing {', '.join(missing[:3])}; regenerate the package")

@@ -8,6 +8,7 @@ aliases included, and stops at the first limit crossed: rejection costs what the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -30,12 +31,24 @@ MAX_TEXT = 1024 * 1024
 """Characters of all scalars together, aliases expanded, so a repeated alias of a long text stays small."""
 
 
-def check_size(size: int, file: str) -> None:
-    """Refuse a blueprint of more than MAX_BYTES before reading or parsing it."""
-    if size > MAX_BYTES:
+@dataclass(frozen=True)
+class YamlLimits:
+    """How far one YAML document may expand, aliases counted in full."""
+
+    bytes: int = MAX_BYTES
+    nodes: int = MAX_NODES
+    depth: int = MAX_DEPTH
+    text: int = MAX_TEXT
+
+
+BLUEPRINT_LIMITS = YamlLimits()
+
+
+def check_size(size: int, file: str, limit: int = MAX_BYTES) -> None:
+    """Refuse a YAML file of more than `limit` bytes before reading or parsing it."""
+    if size > limit:
         raise BlueprintError(
-            f"the file has {size:,} bytes, over the limit of {MAX_BYTES:,} for a blueprint; "
-            "split long texts or remove repeated parts",
+            f"the file has {size:,} bytes, over the limit of {limit:,}; split long texts or remove repeated parts",
             file=file,
         )
 
@@ -58,11 +71,12 @@ if yaml.__with_libyaml__:
 class BoundedLoader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc]
     """A safe loader whose composer refuses documents that expand past MAX_NODES, MAX_DEPTH or MAX_TEXT."""
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, limits: YamlLimits = BLUEPRINT_LIMITS) -> None:
         _Parser.__init__(self, stream)
         Composer.__init__(self)
         SafeConstructor.__init__(self)
         Resolver.__init__(self)
+        self._limits = limits
         self._measured: dict[int, tuple[int, int, int]] = {}
         """id(node) -> (nodes, height, characters) of a finished node as it expands."""
         self._nodes = 0
@@ -75,19 +89,20 @@ class BoundedLoader(Composer, _Parser, SafeConstructor, Resolver):  # type: igno
         self._nodes += nodes
         self._text += text
         self._reach = max(self._reach, reach)
-        if self._nodes > MAX_NODES:
+        if self._nodes > self._limits.nodes:
             raise BlueprintError(
-                f"the YAML expands to more than {MAX_NODES:,} keys and items (aliases counted in full); "
+                f"the YAML expands to more than {self._limits.nodes:,} keys and items (aliases counted in full); "
                 "write the repeated parts out or shorten the blueprint",
                 line=line,
             )
-        if self._reach > MAX_DEPTH:
+        if self._reach > self._limits.depth:
             raise BlueprintError(
-                f"the YAML nests more than {MAX_DEPTH} levels deep (aliases counted in full); flatten it", line=line
+                f"the YAML nests more than {self._limits.depth} levels deep (aliases counted in full); flatten it",
+                line=line,
             )
-        if self._text > MAX_TEXT:
+        if self._text > self._limits.text:
             raise BlueprintError(
-                f"the YAML's texts add up to more than {MAX_TEXT:,} characters (aliases counted in full); shorten them",
+                f"the YAML's texts add up to more than {self._limits.text:,} characters (aliases counted in full); shorten them",
                 line=line,
             )
 
@@ -118,12 +133,26 @@ class BoundedLoader(Composer, _Parser, SafeConstructor, Resolver):  # type: igno
         return node
 
 
-def compose_bounded(text: str, file: str) -> yaml.Node | None:
+def _check_text_size(text: str, file: str, limit: int) -> None:
+    check_size(len(text) if len(text) > limit else len(text.encode("utf-8", errors="surrogatepass")), file, limit)
+
+
+def compose_bounded(text: str, file: str, limits: YamlLimits = BLUEPRINT_LIMITS) -> yaml.Node | None:
     """The YAML document's node graph, or a BlueprintError naming the limit it crosses."""
-    check_size(len(text) if len(text) > MAX_BYTES else len(text.encode("utf-8", errors="surrogatepass")), file)
-    loader = BoundedLoader(text)
+    _check_text_size(text, file, limits.bytes)
+    loader = BoundedLoader(text, limits)
     try:
         node: yaml.Node | None = loader.get_single_node()
         return node
+    finally:
+        loader.dispose()
+
+
+def load_bounded(text: str, file: str, limits: YamlLimits = BLUEPRINT_LIMITS) -> Any:
+    """The YAML document's value (safe types only), or a BlueprintError naming the limit it crosses."""
+    _check_text_size(text, file, limits.bytes)
+    loader = BoundedLoader(text, limits)
+    try:
+        return loader.get_single_data()
     finally:
         loader.dispose()

@@ -7,6 +7,7 @@ from typing import Literal
 import yaml
 
 from envforge.ir.base import IRModel
+from envforge.runtime.package_files import parse_manifest
 
 MANIFEST = "envforge.yaml"
 
@@ -33,4 +34,6 @@ def dump_manifest(manifest: EnvManifest) -> bytes:
 
 
 def load_manifest(data: bytes | str) -> EnvManifest:
-    return EnvManifest.model_validate(yaml.safe_load(data))
+    """The manifest, parsed under the bounded YAML loader's limits (a BlueprintError names the limit crossed)."""
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    return EnvManifest.model_validate(parse_manifest(text, MANIFEST))

@@ -10,14 +10,15 @@ from typing import Any
 
 import yaml
 from jsonschema import Draft202012Validator
+from pydantic import ValidationError
 
-from envforge.errors import PackageError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.loading import load_blueprint_text
 from envforge.ir.tables import build_metadata, key_field
 from envforge.ir.toolspec import ToolGraph, ToolSpec
 from envforge.runtime.history import history_ddl, with_history
 from envforge.runtime.indexes import lookup_indexes
+from envforge.runtime.package_files import PackageFiles, broken, first_error
 from envforge.runtime.statements import EntityStatements
 
 TEXT_TYPES = frozenset({"string", "text"})
@@ -91,37 +92,76 @@ class Environment:
         return [tool.openai_tool() for tool in self.toolgraph.tools]
 
 
-def load_environment(package: Path) -> Environment:
-    """Load an environment package directory (see the package format in the README)."""
-    if not package.is_dir():
-        raise PackageError(f"{package}: not an environment package directory; run `envforge generate` first")
-    needed = ["blueprint.yaml", "toolgraph.json", "state.sqlite", "policy.md"]
-    missing = [name for name in needed if not (package / name).is_file()]
-    if missing:
-        raise PackageError(f"{package}: missing {', '.join(missing)}; regenerate the package with `envforge generate`")
-    blueprint = load_blueprint_text(
-        (package / "blueprint.yaml").read_text(encoding="utf-8"), str(package / "blueprint.yaml")
-    )
-    toolgraph = ToolGraph.model_validate_json((package / "toolgraph.json").read_bytes())
-    template = (package / "state.sqlite").read_bytes()
-    _check_template(template, package)
-    environment = Environment(blueprint, toolgraph, template, (package / "policy.md").read_text(encoding="utf-8"))
+def load_environment(package: Path, *, verify: bool = True, files: PackageFiles | None = None) -> Environment:
+    """Load an environment package directory (see the package format in the README).
+
+    Each file read is checked against the manifest's hash unless `verify` is False (`envforge check`
+    reports hash mismatches itself and then looks deeper)."""
+    files = files if files is not None else PackageFiles.open(package, verify=verify)
+    blueprint = load_blueprint_text(files.read_text("blueprint.yaml"), str(package / "blueprint.yaml"))
+    toolgraph = _load_toolgraph(files)
+    template = files.read("state.sqlite")
+    check_template(template, package)
+    policy = files.read_text("policy.md")
+    try:
+        environment = Environment(blueprint, toolgraph, template, policy)
+    except sqlite3.DatabaseError as exc:
+        where = zeroed_pages(template)
+        raise broken(package / "state.sqlite", f"damaged SQLite database{where} ({exc})", package) from None
     # Long-lived compiled objects: keep the cyclic GC from rescanning them on every collection.
     gc.freeze()
     return environment
 
 
-def _check_template(template: bytes, package: Path) -> None:
+def _load_toolgraph(files: PackageFiles) -> ToolGraph:
+    data = files.read("toolgraph.json")
+    try:
+        return ToolGraph.model_validate_json(data)
+    except ValidationError as exc:
+        raise broken(
+            files.root / "toolgraph.json", f"not a valid tool graph ({first_error(exc)})", files.root
+        ) from None
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_template(template: bytes, package: Path) -> None:
+    """Refuse a state that is not a SQLite database, before SQLite is handed it (an empty one raises MemoryError)."""
+    path = package / "state.sqlite"
+    if not template.startswith(SQLITE_HEADER):
+        what = "empty (0 bytes)" if not template else f"does not start with the SQLite header ({len(template):,} bytes)"
+        raise broken(path, f"not a SQLite database: {what}", package)
     connection = sqlite3.connect(":memory:")
     try:
         connection.deserialize(template)
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
-        raise PackageError(
-            f"{package / 'state.sqlite'}: not a SQLite database ({exc}); regenerate the package"
-        ) from None
+    except (sqlite3.DatabaseError, MemoryError) as exc:
+        raise broken(path, f"not a SQLite database ({exc or type(exc).__name__})", package) from None
     finally:
         connection.close()
+
+
+def zeroed_pages(template: bytes) -> str:
+    """Where a state's pages are all zeros (what a torn or truncated copy leaves), e.g. ' at pages 6-12 of 22'."""
+    size = int.from_bytes(template[16:18], "big")
+    page_size = 65536 if size == 1 else size
+    if page_size < 512:
+        return ""
+    count = len(template) // page_size
+    blank = bytes(page_size)
+    zeros = [n + 1 for n in range(count) if template[n * page_size : (n + 1) * page_size] == blank]
+    if not zeros:
+        return ""
+    first, last = zeros[0], zeros[-1]
+    pages = (
+        f"page {first}"
+        if first == last
+        else f"pages {first}-{last}"
+        if len(zeros) == last - first + 1
+        else f"{len(zeros)} pages from page {first}"
+    )
+    return f" at {pages} of {count} (bytes {(first - 1) * page_size:,}+), which are all zeros"
 
 
 def dump_blueprint(blueprint: Blueprint) -> str:

@@ -14,8 +14,9 @@ from typing import Any
 from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.package_files import PackageFiles
 from envforge.runtime.session import Session
-from envforge.runtime.tasks import load_package_verifier, load_tasks, pick_task
+from envforge.runtime.tasks import check_verifiers_present, load_package_verifier, load_tasks, pick_task
 
 
 @dataclass
@@ -25,6 +26,8 @@ class EnvPackage:
     path: Path
     env: Environment
     tasks: dict[str, TaskSpec]
+    files: PackageFiles
+    """How verifiers are read: through the manifest's hashes (unchecked only for `envforge check`)."""
     _verifiers: dict[str, ModuleType] = field(default_factory=dict, repr=False)
 
     @property
@@ -42,7 +45,7 @@ class EnvPackage:
         """Judge a run (what its session logged, and its transcript) with the package's shipped verifier."""
         module = self._verifiers.get(task_id)
         if module is None:
-            module = self._verifiers[task_id] = load_package_verifier(self.path, task_id)
+            module = self._verifiers[task_id] = load_package_verifier(self.path, task_id, self.files)
         verdict: Verdict = module.verify(history, transcript)
         return verdict
 
@@ -54,10 +57,16 @@ class EnvPackage:
         ]
 
 
-def load_package(path: Path) -> EnvPackage:
-    """Load an environment package folder for episodes."""
-    env = load_environment(path)
-    return EnvPackage(path=path, env=env, tasks=load_tasks(path))
+def load_package(path: Path, *, verify: bool = True) -> EnvPackage:
+    """Load an environment package folder for episodes; a broken or changed package is one PackageError line.
+
+    `verify=False` reads files without their manifest hashes: only for `envforge check`, which reports
+    hash mismatches itself and then exercises the package as it is."""
+    files = PackageFiles.open(path, verify=verify)
+    env = load_environment(path, files=files)
+    tasks = load_tasks(path, files)
+    check_verifiers_present(files, tasks)
+    return EnvPackage(path=path, env=env, tasks=tasks, files=files)
 
 
 def render_result(result: dict[str, Any]) -> str:

@@ -9,12 +9,13 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from envforge.errors import PackageError
+from envforge.errors import EnvforgeError, PackageError
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.verification import ValidationReport
-from envforge.package import EnvManifest
-from envforge.runtime.environment import Environment, load_environment
-from envforge.runtime.tasks import load_tasks
+from envforge.package import EnvManifest, load_manifest
+from envforge.runtime.environment import Environment, check_template, load_environment, zeroed_pages
+from envforge.runtime.package_files import PackageFiles, broken
+from envforge.runtime.tasks import check_verifiers_present, load_tasks
 
 MANIFEST = "envforge.yaml"
 
@@ -30,6 +31,8 @@ class LoadedPackage:
     """The tasks the gates and replays exercise: all of them, or an even spread when sampling."""
     report: ValidationReport
     """The shipped report.json."""
+    files: PackageFiles
+    """The package's files, read as they are: hash mismatches are the integrity check's to report."""
 
 
 def require_package(path: Path) -> None:
@@ -47,8 +50,8 @@ def require_package(path: Path) -> None:
 def read_env_id(path: Path) -> str:
     """The manifest's env id, or the folder's name when the manifest cannot be read."""
     try:
-        return EnvManifest.model_validate(yaml.safe_load((path / MANIFEST).read_text(encoding="utf-8"))).env_id
-    except (OSError, yaml.YAMLError, ValidationError):
+        return load_manifest((path / MANIFEST).read_bytes()).env_id
+    except (OSError, UnicodeDecodeError, EnvforgeError, yaml.YAMLError, ValidationError):
         return path.name
 
 
@@ -61,16 +64,19 @@ def sample_tasks(tasks: list[TaskSpec], count: int | None) -> list[TaskSpec]:
 
 def load_package(path: Path, *, sample: int | None) -> LoadedPackage:
     """Everything the behaviour checks need; raises (with the file at fault) when the package cannot load."""
-    manifest = EnvManifest.model_validate(yaml.safe_load((path / MANIFEST).read_text(encoding="utf-8")))
-    env = load_environment(path)
-    _check_database(path, env.template)
-    tasks = list(load_tasks(path).values())
-    report = ValidationReport.model_validate_json((path / "report.json").read_bytes())
-    return LoadedPackage(path, manifest, env, tasks, sample_tasks(tasks, sample), report)
+    files = PackageFiles.open(path, verify=False)
+    manifest = load_manifest(files.read(MANIFEST))
+    _check_database(path, files.read("state.sqlite"))
+    env = load_environment(path, files=files)
+    tasks = list(load_tasks(path, files).values())
+    check_verifiers_present(files, (task.id for task in tasks))
+    report = ValidationReport.model_validate_json(files.read("report.json"))
+    return LoadedPackage(path, manifest, env, tasks, sample_tasks(tasks, sample), report, files)
 
 
 def _check_database(path: Path, template: bytes) -> None:
     # A page damaged inside the file still opens; it would surface later as internal errors of random tool calls.
+    check_template(template, path)
     connection = sqlite3.connect(":memory:")
     try:
         connection.deserialize(template)
@@ -80,4 +86,5 @@ def _check_database(path: Path, template: bytes) -> None:
     finally:
         connection.close()
     if verdict != ["ok"]:
-        raise PackageError(f"{path / 'state.sqlite'}: damaged SQLite database ({'; '.join(verdict[:3])})")
+        where = zeroed_pages(template)
+        raise broken(path / "state.sqlite", f"damaged SQLite database{where} ({'; '.join(verdict[:3])})", path)

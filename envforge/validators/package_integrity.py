@@ -8,8 +8,9 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from envforge.errors import BlueprintError
 from envforge.hashing import hash_bytes
-from envforge.package import EnvManifest
+from envforge.package import load_manifest
 
 REQUIRED_FILES = (
     "envforge.yaml",
@@ -44,8 +45,8 @@ def check_package_integrity(package: Path) -> list[IntegrityProblem]:
     if problems and problems[0].file == "envforge.yaml":
         return problems
     try:
-        manifest = EnvManifest.model_validate(yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8")))
-    except (yaml.YAMLError, ValidationError, UnicodeDecodeError) as exc:
+        manifest = load_manifest((package / "envforge.yaml").read_bytes())
+    except (yaml.YAMLError, ValidationError, UnicodeDecodeError, BlueprintError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return [*problems, IntegrityProblem("envforge.yaml", f"not a valid manifest ({first})")]
     for name, expected in sorted(manifest.files.items()):

@@ -9,6 +9,7 @@ import pytest
 
 from envforge.ir.tasks import Transcript, Verdict
 from envforge.ir.verification import ValidationReport
+from envforge.package import update_package
 from envforge.rollout.reverify import reverify
 from envforge.rollout.solvability import pass_at_k, pass_hat_k, summarize_rollouts, write_rollout_report
 from envforge.rollout.trajectory import ExecutedCall, Failure, Trajectory
@@ -107,10 +108,12 @@ def test_reverify_follows_a_verifier_change(showcase_copy: Path) -> None:
     assert unchanged.changed == [] and unchanged.diverged == []
     verifier = showcase_copy / "verifiers" / f"{task_id}.py"
     # A "fixed" verifier that now also demands an answer no run gave.
-    verifier.write_text(
+    # Changed through the package module, which re-hashes it: a hand edit would be refused as a changed package.
+    fixed = (
         verifier.read_text()
         + "\n_original = verify\n\ndef verify(history, transcript):\n    verdict = _original(history, transcript)\n    return verdict.model_copy(update={'reward': 0.0, 'passed': False})\n"
     )
+    update_package(showcase_copy, {}, {f"verifiers/{task_id}.py": fixed.encode()})
     changed = reverify(load_package(showcase_copy), runs)
     assert changed.changed == [(task_id, 0, 1.0, 0.0)]
     assert changed.trajectories[0].outcome == "failed"

@@ -7,11 +7,16 @@ A fresh interpreter with a fixed hash seed always starts from the same state.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import envforge
@@ -20,11 +25,56 @@ from envforge.ir.tooltests import ToolTestReport
 from envforge.runtime.environment import Environment
 
 TIMEOUT_S = 600
+PREFIX = "envforge-tooltests-"
+"""Scratch folders are named PREFIX<pid of the run>-<random>, so a later run can tell a killed run's apart."""
+PR_SET_PDEATHSIG = 1
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove the scratch folders of runs whose process is gone (killed with -9, so nothing cleaned up)."""
+    removed = []
+    for path in folder.glob(f"{PREFIX}*"):
+        owner = path.name[len(PREFIX) :].split("-", 1)[0]
+        if owner.isdigit() and not _alive(int(owner)) and path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def die_with_parent(parent: int) -> None:
+    """End this worker when the run that started it dies, even by SIGKILL, so no orphan keeps computing.
+
+    Linux delivers SIGKILL on the parent's death (prctl PR_SET_PDEATHSIG); elsewhere a thread watches the
+    parent id. The check after prctl covers a parent that died before the request was made."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+            if os.getppid() != parent:
+                os._exit(1)
+            return
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
 
 
 def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
     """`run_tool_tests(env, seed=seed)`, computed in a fresh interpreter."""
-    with tempfile.TemporaryDirectory(prefix="envforge-tooltests-") as scratch:
+    remove_leftovers(Path(tempfile.gettempdir()))
+    with tempfile.TemporaryDirectory(prefix=f"{PREFIX}{os.getpid()}-") as scratch:
         folder = Path(scratch)
         (folder / "blueprint.json").write_text(env.blueprint.model_dump_json(), encoding="utf-8")
         (folder / "toolgraph.json").write_text(env.toolgraph.model_dump_json(), encoding="utf-8")
@@ -34,7 +84,7 @@ def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
         # The worker imports the envforge this process runs, not whichever one the interpreter has installed
         # (a git worktree sharing another checkout's virtual environment).
         variables["PYTHONPATH"] = str(Path(envforge.__file__).resolve().parent.parent)
-        command = [sys.executable, "-m", "envforge.stages.tooltests.worker", str(folder), str(seed)]
+        command = [sys.executable, "-m", "envforge.stages.tooltests.worker", str(folder), str(seed), str(os.getpid())]
         result = subprocess.run(
             command, capture_output=True, text=True, env=variables, cwd=scratch, timeout=TIMEOUT_S, check=False
         )
@@ -43,7 +93,8 @@ def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
         return ToolTestReport.model_validate_json(result.stdout)
 
 
-def main(folder: Path, seed: int) -> None:
+def main(folder: Path, seed: int, parent: int) -> None:
+    die_with_parent(parent)
     from envforge.ir.blueprint import Blueprint
     from envforge.ir.toolspec import ToolGraph
     from envforge.stages.tooltests.run import run_tool_tests
@@ -55,4 +106,4 @@ def main(folder: Path, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), int(sys.argv[2]))
+    main(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))

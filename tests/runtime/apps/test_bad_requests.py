@@ -133,14 +133,16 @@ def test_a_real_snapshot_round_trips(client: TestClient) -> None:
     still_works(client, episode)
 
 
-def test_the_verdict_of_a_task_whose_verifier_file_is_missing_is_a_409_naming_the_file(
+def test_the_verdict_of_a_task_whose_verifier_file_went_missing_while_serving_is_a_409_naming_the_file(
     retail_package: Path, tmp_path: Path
 ) -> None:
+    # A package missing a verifier is refused when it loads; this is the file removed after the server started.
     copy = tmp_path / "retail"
     shutil.copytree(retail_package, copy)
     task_id = sorted(path.stem for path in (copy / "verifiers").glob("*.py"))[0]
+    server = build_app_server(copy, "web", TOKEN)
     (copy / "verifiers" / f"{task_id}.py").unlink()
-    with TestClient(build_app_server(copy, "web", TOKEN).app(), raise_server_exceptions=False) as http:
+    with TestClient(server.app(), raise_server_exceptions=False) as http:
         episode = new_episode(http, task_id)
         message = refused(http.get(f"/harness/episodes/{episode['episode']}/verdict", headers=AUTH), 409)
         assert f"verifiers/{task_id}.py" in message and "envforge generate" in message
