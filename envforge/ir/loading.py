@@ -69,6 +69,14 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> BlueprintError:
 def parse_yaml(text: str, file: str) -> tuple[Any, Locations]:
     """Parse YAML, keeping the line of every key and item."""
     lines: dict[Path_, int] = {}
+    surrogate = next((index for index, char in enumerate(text) if "\ud800" <= char <= "\udfff"), None)
+    if surrogate is not None:
+        # Only a model's text can hold one (a file on disk decodes strictly); libyaml cannot encode it.
+        raise BlueprintError(
+            "the text contains a lone surrogate (broken Unicode), which YAML cannot hold; remove it",
+            file=file,
+            line=text.count("\n", 0, surrogate) + 1,
+        )
     try:
         node = compose_bounded(text, file)
         if node is None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mcp.shared.message import SessionMessage
-from mcp.types import INVALID_PARAMS, ErrorData, JSONRPCError
+from mcp.types import INVALID_PARAMS, INVALID_REQUEST, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
 from envforge import __version__
@@ -225,28 +225,39 @@ class EnvServer:
         return session.call_tool(name, arguments)
 
 
-def surrogate_reply(item: object) -> SessionMessage | None:
-    """The JSON-RPC error for a request the SDK could not read because it holds a lone surrogate, or None.
+def unreadable_reply(item: object) -> SessionMessage | None:
+    """The JSON-RPC error for a request the SDK could not read, or None when it has no id to answer.
 
-    The mcp stdio transport parses each line strictly, and a `\\ud800` escape fails that parse, so the
-    request was dropped without a reply and its client waited out its own timeout. Python's own parser
-    accepts the line, which gives back the request's id to answer."""
+    The mcp stdio transport parses each line strictly and drops one that fails (a `\\ud800` escape, `params`
+    that are a list), so its client waited out its own timeout. The request's id is recovered from the
+    validation error (Python's own parser accepts the lone surrogate) and answered."""
     if not isinstance(item, ValidationError):
         return None
-    raw = next((error["input"] for error in item.errors() if error["type"] == "json_invalid"), None)
-    if not isinstance(raw, str | bytes):
-        return None
-    try:
-        request = json.loads(raw)
-    except ValueError:
-        return None
+    errors = item.errors()
+    raw = next((error["input"] for error in errors if error["type"] == "json_invalid"), None)
+    surrogate = isinstance(raw, str | bytes)
+    if surrogate:
+        try:
+            request = json.loads(raw)  # type: ignore[arg-type]
+        except ValueError:
+            return None
+    else:
+        request = next((e["input"] for e in errors if isinstance(e["input"], dict) and "method" in e["input"]), None)
     if not isinstance(request, dict) or not isinstance(request.get("id"), str | int) or "method" not in request:
         return None
-    error = ErrorData(
-        code=INVALID_PARAMS,
-        message="the request holds a lone surrogate (\\ud800-\\udfff without its pair), which is not Unicode text; "
-        "send valid text",
-    )
+    if surrogate:
+        error = ErrorData(
+            code=INVALID_PARAMS,
+            message="the request holds a lone surrogate (\\ud800-\\udfff without its pair), which is not Unicode "
+            "text; send valid text",
+        )
+    else:
+        first = errors[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or "the message"
+        error = ErrorData(
+            code=INVALID_REQUEST,
+            message=f"the request does not fit JSON-RPC 2.0 and MCP: {where}: {first['msg']}; fix it and resend",
+        )
     return SessionMessage(JSONRPCError(jsonrpc="2.0", id=request["id"], error=error))
 
 
@@ -266,7 +277,7 @@ def serve_stdio(
             async def relay() -> None:
                 async with relay_writer:
                     async for item in read_stream:
-                        reply = surrogate_reply(item)
+                        reply = unreadable_reply(item)
                         if reply is not None:
                             await write_stream.send(reply)
                         else:

@@ -87,6 +87,12 @@ def _manifest_hashes(root: Path) -> dict[str, str]:
     try:
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
+        if not any(root.glob("*.jsonl")) and not (root / "state.sqlite").exists():
+            # Not a damaged package but none at all: the user pointed at the wrong folder.
+            raise PackageError(
+                f"{root}: holds no environment package (no {MANIFEST}); run `envforge generate` to make one, "
+                "or pass the folder that holds envforge.yaml"
+            ) from None
         raise broken(path, "missing", root) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise broken(path, f"cannot be read ({exc})", root) from None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from envforge.bench.rollouts import bench_rollouts
+from envforge.bench.rollouts import BENCH_CONFIG, bench_rollouts
 from envforge.runtime.episode import EnvPackage
 from tests.conftest import envforge_cli
 from tests.rollout.endpoint import oracle_agent, serve
@@ -23,7 +23,9 @@ def test_rollout_rows_report_environment_share_and_throughput_per_concurrency(sh
     assert share.median + share.baseline_median == 100
     assert rows[1].ratio == 1.0 and rows[1].samples == 4
     assert "episodes/min" in rows[2].note and "0 infrastructure failures" in rows[2].note
-    assert endpoint.requests == sum(len(t.oracle) + 1 for t in list(showcase.tasks.values())[:4]) * 2
+    # An episode makes its oracle's calls and a final answer, cut at the bench's turn limit.
+    played = [min(len(t.oracle) + 1, BENCH_CONFIG.max_turns) for t in list(showcase.tasks.values())[:4]]
+    assert endpoint.requests == sum(played) * 2
 
 
 def test_bench_base_url_without_model_is_a_one_line_error(showcase: EnvPackage) -> None:

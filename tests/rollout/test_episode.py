@@ -184,7 +184,7 @@ def test_a_question_to_the_user_gets_a_reply_instead_of_ending_a_question_task(
 
     trajectory = run_one(showcase, agent, task.id, tmp_path)
     assert trajectory.user_turns == 1
-    assert task.scenario.known["email"] in trajectory.messages[3]["content"]
+    assert {**task.scenario.known, **task.scenario.hidden}["email"] in trajectory.messages[3]["content"]
     assert trajectory.outcome == "passed"
 
 

@@ -13,7 +13,7 @@ import mcp_types
 import pytest
 from pydantic import ValidationError
 
-from envforge.runtime.mcp_server import surrogate_reply
+from envforge.runtime.mcp_server import unreadable_reply
 from tests.conftest import REPO
 
 CALL_WITH_SURROGATE = (
@@ -28,16 +28,24 @@ def parse_error(line: str) -> ValidationError:
 
 
 def test_the_reply_to_a_request_with_a_lone_surrogate_is_an_invalid_params_error_with_its_id() -> None:
-    reply = surrogate_reply(parse_error(CALL_WITH_SURROGATE))
+    reply = unreadable_reply(parse_error(CALL_WITH_SURROGATE))
     assert reply is not None
     dumped = reply.message.model_dump(by_alias=True, exclude_none=True)
     assert dumped["id"] == 7 and dumped["error"]["code"] == -32602
     assert "lone surrogate" in dumped["error"]["message"]
 
 
+def test_the_reply_to_a_request_that_breaks_the_schema_is_an_invalid_request_error_with_its_id() -> None:
+    reply = unreadable_reply(parse_error('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":[]}'))
+    assert reply is not None
+    dumped = reply.message.model_dump(by_alias=True, exclude_none=True)
+    assert dumped["id"] == 9 and dumped["error"]["code"] == -32600
+    assert dumped["error"]["message"].startswith("the request does not fit JSON-RPC 2.0 and MCP: params: ")
+
+
 @pytest.mark.parametrize("line", ["{not json", '{"jsonrpc":"2.0","method":"notifications/x","params":{"a":"\\ud800"}}'])
 def test_lines_without_a_request_id_get_no_invented_reply(line: str) -> None:
-    assert surrogate_reply(parse_error(line)) is None
+    assert unreadable_reply(parse_error(line)) is None
 
 
 class StdioServer:

@@ -30,7 +30,7 @@ def artefacts(env: Environment, task: TaskSpec) -> list[str]:
     found += [f"identifier: {match}" for match in SNAKE.findall(text)]
     names = {field.name.replace("_", " ") for entity in env.blueprint.entities for field in entity.fields}
     found += [f"field label: {name}:" for name in names if re.search(rf"\b{re.escape(name)}: ", text, re.IGNORECASE)]
-    found += [f"doubled word: {match}" for match in re.findall(r"\b(\w+) \1\b", text, re.IGNORECASE)]
+    found += [f"doubled word: {match}" for match in re.findall(r"\b(\w+) \1\b", text)]
     return found
 
 

@@ -95,10 +95,10 @@ def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutan
             return verdict.model_copy(update={"reward": 1.0 if made else 0.0, "passed": made})
 
         result = gate_task(task, Session(retail_env), lenient, unrelated_writes(tasks, retail_env, task))
-        if any(mutant.kind == "unrelated_write" for mutant in result.mutants):
+        if any(mutant.kind == "unrelated_write" and mutant.reward == 1 for mutant in result.mutants):
             break
     else:
-        pytest.fail("no write task has another write of the same person that still takes effect after its oracle")
+        pytest.fail("no write task has another write of the same person that leaves its changes in place")
     assert not result.accepted
     assert result.reason.startswith("mutant_accepted")
     assert any(mutant.kind == "unrelated_write" and mutant.reward == 1 for mutant in result.mutants)

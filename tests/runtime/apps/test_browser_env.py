@@ -19,6 +19,7 @@ from envforge.errors import PackageError
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.uitasks import UI_TASKS_FILE, AppKind, UIStep, UITask
 from envforge.runtime.apps.browser_env import BrowserEnv
+from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import load_package
 from tests.browser import INSTALL_PLAYWRIGHT, find_chromium, person_email, unavailable
 
@@ -30,7 +31,10 @@ LINE = re.compile(r'^\[(\d+)\] (\S+) "((?:[^"\\]|\\.)*)"')
 
 def cancel_tasks(package: Path) -> list[TaskSpec]:
     tasks = load_package(package).tasks.values()
-    return [task for task in tasks if task.kind == "write" and task.oracle[-1].name == "cancel_order"]
+    writes = {
+        task.id: [c.name for c in task.oracle if not c.name.startswith(("get_", "list_", "find_"))] for task in tasks
+    }
+    return [task for task in tasks if writes[task.id] == ["cancel_order"]]
 
 
 def golden_cancel(task: TaskSpec, app: AppKind, email: str) -> UITask:
@@ -53,16 +57,14 @@ def golden_cancel(task: TaskSpec, app: AppKind, email: str) -> UITask:
 
 @pytest.fixture(scope="module")
 def ui_package(retail_package: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the retail package whose UI tasks are the first cancel task in both apps and the second in web only."""
+    """A copy of the retail package whose UI tasks are the first cancel task in both apps and another task (its
+    golden path as the package poses it) in web only."""
     package = tmp_path_factory.mktemp("browser-env") / "retail"
     shutil.copytree(retail_package, package)
-    first, second = cancel_tasks(package)[:2]
-    emails = person_email(package, first), person_email(package, second)
-    ui_tasks = [
-        golden_cancel(first, "web", emails[0]),
-        golden_cancel(first, "phone", emails[0]),
-        golden_cancel(second, "web", emails[1]),
-    ]
+    first = cancel_tasks(package)[0]
+    second = next(task for task in load_ui_tasks(package) if task.app == "web" and task.task_id != first.id)
+    email = person_email(package, first)
+    ui_tasks = [golden_cancel(first, "web", email), golden_cancel(first, "phone", email), second]
     (package / UI_TASKS_FILE).write_text("".join(task.model_dump_json() + "\n" for task in ui_tasks), encoding="utf-8")
     return package
 
@@ -270,7 +272,10 @@ def test_the_golden_ui_path_replays_to_a_passing_verdict(env: BrowserEnv, ui_pac
 def test_replaying_a_task_posed_only_in_the_web_app_fails_in_the_phone_app(
     phone_env: BrowserEnv, ui_package: Path
 ) -> None:
-    _, info = phone_env.reset(options={"task_id": cancel_tasks(ui_package)[1].id})
+    web_only = next(
+        task.task_id for task in load_ui_tasks(ui_package) if task.task_id != cancel_tasks(ui_package)[0].id
+    )
+    _, info = phone_env.reset(options={"task_id": web_only})
     assert info["instruction"] == load_package(ui_package).task(info["task_id"]).instruction
     with pytest.raises(PackageError, match="posed in the web app only; use --app web"):
         phone_env.replay_golden()
