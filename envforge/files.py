@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
 import os
 import shutil
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
+
+AT_FDCWD = -100
+RENAME_EXCHANGE = 2
+"""From <fcntl.h> and <linux/fs.h>: paths relative to the working folder; swap the two names."""
 
 
 def dump_json(value: Any) -> bytes:
@@ -29,6 +36,11 @@ def write_dir_atomic(target: Path, files: dict[str, bytes]) -> None:
                 handle.flush()
                 os.fsync(handle.fileno())
         if target.exists():
+            if exchange(temporary, target):
+                shutil.rmtree(temporary, ignore_errors=True)  # it now holds the old folder
+                return
+            # No atomic exchange here: a reader may find the target missing between the two renames, and a
+            # run killed there leaves the old folder as `.old-*`, which `clean_leftovers` puts back.
             retired = target.parent / f".old-{target.name}-{uuid.uuid4().hex[:8]}"
             target.rename(retired)
             temporary.rename(target)
@@ -38,6 +50,25 @@ def write_dir_atomic(target: Path, files: dict[str, bytes]) -> None:
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
         raise
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two paths in one step (Linux `renameat2` with `RENAME_EXCHANGE`); False where that is not available
+    (another system, an old C library, or a file system without it), so the caller falls back."""
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    result = renameat2(AT_FDCWD, os.fsencode(first), AT_FDCWD, os.fsencode(second), RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(second))
 
 
 def write_file_atomic(target: Path, data: bytes) -> None:
@@ -56,10 +87,16 @@ def write_file_atomic(target: Path, data: bytes) -> None:
 
 
 def clean_leftovers(folder: Path) -> None:
-    """Remove temporary folders that a killed run left behind."""
+    """Remove temporary folders that a killed run left behind; put back an old folder a run killed mid-swap
+    left retired with no new one in its place."""
     if folder.is_dir():
-        for entry in folder.iterdir():
-            if entry.name.startswith((".tmp-", ".old-")) and entry.is_dir():
+        for entry in sorted(folder.iterdir()):
+            if not entry.is_dir() or not entry.name.startswith((".tmp-", ".old-")):
+                continue
+            original = folder / entry.name.removeprefix(".old-")[:-9]
+            if entry.name.startswith(".old-") and not original.exists():
+                entry.rename(original)
+            else:
                 shutil.rmtree(entry, ignore_errors=True)
 
 
