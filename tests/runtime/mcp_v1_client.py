@@ -21,9 +21,12 @@ async def main(package: str) -> None:
         tools = (await session.list_tools()).tools
         listing = await session.call_tool("list_orders", {"status": "pending", "limit": 1})
         order = listing.structuredContent["items"][0]
+        lines = await session.call_tool("list_order_items", {"order_id": order["order_id"], "limit": 1})
+        item = lines.structuredContent["items"][0]
+        # A rule the runtime keeps (max_quantity), asked while the order is still pending.
+        refused = await session.call_tool("change_item_quantity", {"item_id": item["item_id"], "quantity": 11})
         write = await session.call_tool("cancel_order", {"order_id": order["order_id"], "reason": "other"})
         read = await session.call_tool("get_order", {"order_id": order["order_id"]})
-        refused = await session.call_tool("grant_store_credit", {"customer_id": order["customer_id"], "amount": 500})
     print(
         json.dumps(
             {

@@ -59,8 +59,9 @@ def test_every_shipped_domain_yields_150_gated_tasks_with_no_false_positive_or_n
 ) -> None:
     report = json.loads((default_packages[domain] / "report.json").read_text())
     assert report["tasks_accepted"] >= 150
-    assert report["accepted_by_kind"]["multi_write"] >= 30
-    assert report["accepted_by_kind"]["read"] >= 30
+    # A third of the tasks now hinge on a policy (kind `write`), so the other kinds hold a smaller share.
+    assert report["accepted_by_kind"]["multi_write"] >= 20
+    assert report["accepted_by_kind"]["read"] >= 25
     assert report["gate"]["mutant_false_positives"] == 0
     assert report["gate"]["golden_false_negatives"] == 0
     assert report["gate"]["mutants"] - report["gate"]["equivalent_mutants"] >= 3 * report["tasks_accepted"]

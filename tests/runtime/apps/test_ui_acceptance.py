@@ -17,8 +17,9 @@ from tests.conftest import BLUEPRINTS, envforge_cli
 pytestmark = pytest.mark.slow
 
 WANTED = 50
-TASKS = 56
-"""Accepted tasks per package: the acceptance bar plus a margin for tasks a domain cannot pose in an app."""
+TASKS = 84
+"""Accepted tasks per package: the acceptance bar plus a margin for tasks a domain cannot pose in an app, and
+for the third of them that hinge on a policy (a screen shows no policy, so those are not posed)."""
 
 
 @pytest.mark.parametrize("blueprint", BLUEPRINTS, ids=[path.stem for path in BLUEPRINTS])
