@@ -40,6 +40,6 @@ def test_grpo_trains_two_steps_on_the_trl_export(exports: Path, unpacked_wheels:
     summary = json.loads(summary_path.read_text())
     assert summary["steps"] == 2
     assert summary["tool_calls"], "no rollout called an environment tool"
-    assert set(summary["tool_calls"]) <= {"find_customer_by_email", "list_orders", "cancel_order"}
+    assert set(summary["tool_calls"]) <= set(summary["tools"])
     assert len(summary["verifier_rewards"]) == 8 and set(summary["verifier_rewards"]) <= {0.0, 1.0}
     assert summary["changed_parameters"] > 0, summary
