@@ -133,17 +133,6 @@ class Phraser:
         forms = wording.NEW_DETAIL_SENTENCES if detail.new else wording.DETAIL_SENTENCES
         return wording.capital(rng.choice(forms).format(noun=noun, value=value))
 
-    def request(self, clause: str, details: list[Detail], asked: bool, rng: random.Random) -> str:
-        """One request as sentences: the ask, then the details the user states, then (when some are held back)
-        an offer to give them."""
-        sentences = [rng.choice(wording.REQUESTS).format(request=clause)]
-        sentences += [self.detail_sentence(detail, rng) for detail in details]
-        if asked:
-            hint = rng.choice(wording.ASK_HINTS)
-            if hint:
-                sentences.append(hint)
-        return " ".join(sentences)
-
 
 def opener(persona: PersonaSpec, identity: dict[str, Any], rng: random.Random) -> str:
     """Greeting plus who the user is (only what the persona states)."""

@@ -255,11 +255,6 @@ class World:
         return values
 
 
-def descriptor_label(name: str) -> str:
-    """`product_id->name` reads as `product`."""
-    return name.split("->", maxsplit=1)[0].removesuffix("_id") if "->" in name else name
-
-
 def period(value: Any) -> str | None:
     """`2026-02-22` -> `2026-02 late`: the third of the month a date falls in."""
     day = as_date(value)
