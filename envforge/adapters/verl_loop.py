@@ -91,7 +91,7 @@ async def run_token_episode(
     """Run the model on the task until it answers without a tool call, or a limit is hit; then judge it."""
     episode = Episode(package, task_id)
     render = _Renderer(tokenizer, package.env.tool_list(), dict(template_kwargs or {}))
-    messages: list[dict[str, Any]] = list(package.prompt(task_id))
+    messages: list[dict[str, Any]] = list(package.trainer_prompt(task_id))
     head = render.text(messages, prompt=True)
     prompt_ids = tokenizer.encode(head, add_special_tokens=False)
     if max_prompt_tokens is not None and len(prompt_ids) > max_prompt_tokens:

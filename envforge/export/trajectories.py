@@ -52,7 +52,7 @@ def tool_call_message(call_id: str, name: str, arguments: dict[str, Any]) -> Mes
 def oracle_trajectory(package: EnvPackage, task_id: str) -> Trajectory:
     """Replay the task's oracle chain and record what the agent would have seen at each step."""
     episode = Episode(package, task_id)
-    messages: list[Message] = list(package.prompt(task_id))
+    messages: list[Message] = list(package.trainer_prompt(task_id))
     for index, call in enumerate(episode.task.oracle):
         call_id = f"call_{index}"
         ok, result = episode.call(call.name, call.arguments)

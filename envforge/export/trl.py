@@ -100,7 +100,7 @@ ENVIRONMENT = {name}
 
 def trl_row(package: EnvPackage, task_id: str, split: Split) -> dict[str, Any]:
     return {
-        "prompt": package.prompt(task_id),
+        "prompt": package.trainer_prompt(task_id),
         "task_id": task_id,
         "environment": package.env.blueprint.domain,
         "env_id": package.env_id,

@@ -32,7 +32,7 @@ def verl_row(package: EnvPackage, task_id: str, split: Split, index: int, with_t
         extra_info["tools_kwargs"] = {tool.name: create for tool in package.env.toolgraph.tools}
     return {
         "data_source": package.env_id,
-        "prompt": package.prompt(task_id),
+        "prompt": package.trainer_prompt(task_id),
         "ability": "tool_use",
         "reward_model": {"style": "rule", "ground_truth": task_id},
         "extra_info": extra_info,

@@ -349,3 +349,9 @@ class Blueprint(IRModel):
             if entity.name == name:
                 return entity
         raise KeyError(name)
+
+    def action(self, name: str) -> ActionSpec:
+        for action in self.actions:
+            if action.name == name:
+                return action
+        raise KeyError(name)

@@ -13,6 +13,7 @@ from typing import Any
 
 from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict
+from envforge.runtime.clarify import clarification
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.package_files import PackageFiles
 from envforge.runtime.session import Session
@@ -55,6 +56,11 @@ class EnvPackage:
             {"role": "system", "content": self.env.policy},
             {"role": "user", "content": self.task(task_id).instruction},
         ]
+
+    def trainer_prompt(self, task_id: str) -> list[dict[str, str]]:
+        """The prompt for a trainer with no user to ask (TRL, verl, SFT): the request, then the agent's
+        question for what the user held back and the user's answer, when the task holds anything back."""
+        return [*self.prompt(task_id), *clarification(self.task(task_id))]
 
 
 def load_package(path: Path, *, verify: bool = True) -> EnvPackage:

@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from envforge.runtime.clarify import UNITS
+
 # "mobile" and "cell" alone are not enough: "have you tried our mobile app?" asks for nothing.
 _PHONE = (
     "phone",
@@ -83,6 +85,9 @@ def synonyms(field: str) -> tuple[str, ...]:
     words += [word for key, family in _FAMILIES if key in field.lower() for word in family]
     # `member_card_number` is also asked for as "member card", but `account_number` is not "account":
     # a one-word stem is too common in an agent's sentences to mean the field.
+    unit = phrase.rsplit(" ", 1)
+    if len(unit) == 2 and unit[1] in UNITS:
+        words.append(unit[0])  # `weight_kg` is asked for as "the weight"
     for tail in _TAILS:
         stem = phrase.removesuffix(tail)
         if stem != phrase and len(stem.split()) >= 2:

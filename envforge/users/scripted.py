@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from envforge.ir.tasks import TaskSpec
+from envforge.runtime.clarify import detail_fact, field_label
 from envforge.users.base import Turn
 from envforge.users.fields import (
     asked_fields,
     asking_sentences,
     asks_unnamed_number,
-    humanize,
     missing_fields,
     values,
 )
@@ -22,7 +22,6 @@ from envforge.users.guard import normalize, repeats
 
 VERSION = "scripted-2"
 
-_LABELS = {"phone": "phone number", "record_ids": "reference", "zip": "zip code"}
 _NAME_FIELDS = ("first_name", "last_name")
 
 _INFO = ("{info}.", "Sure, {info}.", "Of course: {info}.", "Here you go, {info}.")
@@ -82,10 +81,6 @@ def _seed(task: TaskSpec, sample: int) -> int:
     return int(hashlib.sha256(task.id.encode()).hexdigest()[:8], 16) + sample
 
 
-def _label(field: str) -> str:
-    return _LABELS.get(field, humanize(field))
-
-
 def _info(task: TaskSpec, message: str) -> str:
     """`my phone number is ... and my email is ...` for every field the message asks about, hidden or known."""
     scenario = task.scenario
@@ -103,7 +98,7 @@ def _info(task: TaskSpec, message: str) -> str:
     for field, value in shown.items():
         texts = values(value)
         if texts:
-            facts.append(f"my {_label(field)} is {', '.join(texts)}")
+            facts.append(f"my {field_label(field)} is {', '.join(texts)}")
     facts += _details(task, message)
     facts = list(dict.fromkeys(facts))
     return " and ".join([", ".join(facts[:-1]), facts[-1]] if len(facts) > 2 else facts)
@@ -122,10 +117,8 @@ def _details(task: TaskSpec, message: str) -> list[str]:
         key = name if name in scenario.details else f"new_{name}"
         if key not in scenario.details:
             continue
-        texts = values(scenario.details[key])
-        if texts:
-            owner = "my new" if key.startswith("new_") else "the"
-            facts.append(f"{owner} {_label(key.removeprefix('new_'))} is {', '.join(texts)}")
+        if values(scenario.details[key]):
+            facts.append(detail_fact(key, scenario.details[key]))
     return facts
 
 
@@ -134,7 +127,7 @@ def _offer(task: TaskSpec, missing: Sequence[str]) -> str:
     for field, value in task.scenario.known.items():
         texts = values(value)
         if field not in (*_NAME_FIELDS, "record_ids", *missing) and texts:
-            return f"You can find me by my {_label(field)}, {', '.join(texts)}."
+            return f"You can find me by my {field_label(field)}, {', '.join(texts)}."
     return ""
 
 
@@ -196,7 +189,7 @@ class ScriptedUser:
         scenario_fields = [*scenario.hidden, *scenario.known, *scenario.details, *scenario.which]
         missing = missing_fields(message, scenario_fields)
         if missing:
-            parts.append(_choose(_MISSING, variant, fields=" or ".join(_label(field) for field in missing)))
+            parts.append(_choose(_MISSING, variant, fields=" or ".join(field_label(field) for field in missing)))
             offer = _offer(task, missing)
             if offer and not info:
                 parts.append(offer)

@@ -41,5 +41,5 @@ def test_grpo_trains_two_steps_on_the_trl_export(exports: Path, unpacked_wheels:
     assert summary["steps"] == 2
     assert summary["tool_calls"], "no rollout called an environment tool"
     assert set(summary["tool_calls"]) <= set(summary["tools"])
-    assert len(summary["verifier_rewards"]) == 8 and set(summary["verifier_rewards"]) <= {0.0, 1.0}
+    assert len(summary["verifier_rewards"]) == 16 and set(summary["verifier_rewards"]) <= {0.0, 1.0}
     assert summary["changed_parameters"] > 0, summary

@@ -38,6 +38,7 @@ from envforge.runtime.golden import expected_calls, footprint_of
 from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.stages.tasks import phrasing, wording
+from envforge.stages.tasks.arguments import seeded_values, written_fields
 from envforge.stages.tasks.phrasing import Detail, Phraser
 from envforge.stages.tasks.world import Description, World
 from envforge.text import show
@@ -238,9 +239,15 @@ class Synthesizer:
             return [True, False]
         if schema.get("format") == "date":
             return [self.blueprint.clock.date().isoformat()]
-        method = getattr(self.faker, faker_method_for(name), self.faker.word)
-        value = str(method())
-        return [value[: schema.get("maxLength", 2000)]]
+        limit = schema.get("maxLength", 2000)
+        targets = written_fields(self.blueprint, self.blueprint.action(tool.name), name)
+        seeded = seeded_values(self.world.rows, targets, rng, limit)
+        if seeded:
+            return seeded
+        field = targets[0][1] if targets else None
+        hint = faker_method_for(field.name if field else name, long_text=field is not None and field.type == "text")
+        method = getattr(self.faker, hint, self.faker.word)
+        return [str(method())[:limit]]
 
     def single_writes(self, action: ActionSpec, persons: list[str]) -> list[Draft]:
         tool = self.world.tools[action.name]

@@ -1,0 +1,91 @@
+"""The exchange in which an agent asks for what the user held back, for trainers that have no user to ask.
+
+A task may hold back the user's email, a detail of the request, or which row they mean, so that an agent
+learns to ask. A single-turn trainer (TRL, verl) or an SFT demonstration has nobody to answer, so its
+prompt carries the question and the user's answer, and the rest of the episode is the agent's to solve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from envforge.ir.tasks import TaskSpec
+
+_LABELS = {"phone": "phone number", "record_ids": "reference", "zip": "zip code"}
+UNITS = ("kg", "lb", "km", "cm", "mm", "usd", "eur")
+"""Units a field name may end in (`weight_kg`): the value is said with the unit, the name without it."""
+
+
+def field_label(field: str) -> str:
+    """`date_of_birth` -> `date of birth`; `phone` -> `phone number`."""
+    return _LABELS.get(field, field.replace("_", " ").strip())
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, list | tuple | set):
+        return [text for item in value for text in _texts(item)]
+    return [] if value is None or value == "" else [str(value)]
+
+
+def _argument_texts(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _argument_texts(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _argument_texts(item)
+    elif value is not None:
+        yield str(value)
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _unit(name: str) -> tuple[str, str]:
+    """`new_weight_kg` -> (`weight`, `kg`): the detail's name and the unit its value is in."""
+    stem, _, unit = name.removeprefix("new_").rpartition("_")
+    return (stem, unit) if unit in UNITS else (name.removeprefix("new_"), "")
+
+
+def detail_label(name: str, *, owner: str) -> str:
+    """How a held-back request detail is named: `the reason`, `your new email` (`my new email`)."""
+    label = field_label(_unit(name)[0])
+    return f"{owner} new {label}" if name.startswith("new_") else f"the {label}"
+
+
+def detail_fact(name: str, value: Any) -> str:
+    """The user's answer for one request detail: `the weight is 10 kg`, `my new email is ...`."""
+    unit = _unit(name)[1]
+    return f"{detail_label(name, owner='my')} is {', '.join(_texts(value))}{f' {unit}' if unit else ''}"
+
+
+def needed_hidden(task: TaskSpec) -> list[str]:
+    """The held-back identity fields whose values the oracle passes to a tool: what the agent must ask for."""
+    used = {text for call in task.oracle for text in _argument_texts(call.arguments)}
+    return [field for field, value in task.scenario.hidden.items() if set(_texts(value)) & used]
+
+
+def clarification(task: TaskSpec) -> list[dict[str, str]]:
+    """The agent's question for everything held back that the task needs, and the user's answer; empty when
+    the request says all the agent needs."""
+    scenario = task.scenario
+    hidden = needed_hidden(task)
+    asks: list[str] = []
+    facts: list[str] = []
+    for field in hidden:
+        asks.append(f"your {field_label(field)}")
+        facts.append(f"my {field_label(field)} is {', '.join(_texts(scenario.hidden[field]))}")
+    for name, value in scenario.details.items():
+        asks.append(detail_label(name, owner="your"))
+        facts.append(detail_fact(name, value))
+    for entity, description in scenario.which.items():
+        asks.append(f"which {field_label(entity)} you mean")
+        facts.append(f"I mean {description}")
+    if not asks:
+        return []
+    return [
+        {"role": "assistant", "content": f"I can help with that. Could you tell me {_join(asks)}?"},
+        {"role": "user", "content": f"Sure: {_join(facts)}."},
+    ]
