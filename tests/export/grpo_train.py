@@ -70,7 +70,10 @@ if not (model_dir / "config.json").is_file():
     convert_model()
 
 tasks = [json.loads(line) for line in (site / "envforge_env_retail/package/tasks.jsonl").open()]
-demos = {row["messages"][1]["content"]: row["messages"] for row in map(json.loads, (exports / "sft/retail/train.jsonl").open())}
+demos = {
+    row["messages"][1]["content"]: row["messages"]
+    for row in map(json.loads, (exports / "sft/retail/train.jsonl").open())
+}
 # Tasks that open by finding the user by the email they give, up front or when asked (the exported prompt holds
 # the question and the answer), and need nothing else from the user: the demonstration shows that call, so a 135M
 # model has a call it can copy. The shortest chains keep the prompt short.
@@ -85,8 +88,8 @@ opening = sorted(
     key=lambda task: (len(task["oracle"]), task["id"]),
 )
 demo_task = next(task for task in opening if task["instruction"] in demos)
-trained = [task for task in opening if task is not demo_task][:4]
-TOOLS = sorted({call["name"] for task in [demo_task, *trained] for call in task["oracle"]})
+practice = [task for task in opening if task is not demo_task][:4]
+TOOLS = sorted({call["name"] for task in [demo_task, *practice] for call in task["oracle"]})
 shown = [
     {**message, "content": message["content"][:300]} if message["role"] == "tool" else message
     for message in demos[demo_task["instruction"]][1:]
@@ -114,7 +117,7 @@ def verifier(completions: list[Any], environments: list[ToolEnvironment], **kwar
 rows = load_dataset("parquet", data_files=[str(exports / f"trl/retail/{split}.parquet") for split in ("train", "test")])
 dataset = (
     rows["train"]
-    .filter(lambda row: row["task_id"] in {task["id"] for task in trained})
+    .filter(lambda row: row["task_id"] in {task["id"] for task in practice})
     .map(lambda row: {"prompt": [row["prompt"][0], *shown, *row["prompt"][1:]]})
 )
 
