@@ -1,6 +1,7 @@
 """The environment as a Gymnasium text environment.
 
-Observation: text (the user's request after a reset, then each tool result or error).
+Observation: text (the user's request after a reset, then each tool result or error). What the task holds back
+for the user to give when asked comes after the request, as the user's answer; `info["messages"]` has the chat.
 Action: text (a tool call as JSON, optionally in `<tool_call>` tags, or the final answer).
 Reward: 0 until the episode ends, then the task verifier's reward. `reset()` chooses the task by
 the `task_id` given to `gym.make` or in `options`, or else by the seed, so (task id, seed) fixes it.
@@ -21,6 +22,7 @@ from envforge.runtime.agent_text import AnswerAction, CallAction, parse_action
 from envforge.runtime.episode import EnvPackage, Episode, load_package, render_result
 
 DEFAULT_MAX_STEPS = 30
+_SPEAKERS = {"user": "user", "assistant": "agent"}
 _SAMPLE_ALPHABET = list('abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789{}[]":,._-<>/\n')
 
 
@@ -86,15 +88,18 @@ class ToolUseEnv(gymnasium.Env[str, str]):
             task_id = ids[int(self.np_random.integers(len(ids)))]
         self.episode = Episode(self.package, str(task_id))
         self.steps = 0
-        instruction = self.episode.task.instruction
-        self.log = [f"user: {instruction}"]
+        messages = self.package.trainer_prompt(self.episode.task.id)
+        # No user takes turns here: what the task holds back comes asked and answered, after the request.
+        request = "\n\n".join(message["content"] for message in messages if message["role"] == "user")
+        self.log = [f"{_SPEAKERS[message['role']]}: {message['content']}" for message in messages[1:]]
         info = {
             "task_id": self.episode.task.id,
             "env_id": self.package.env_id,
             "system": self.package.env.policy,
             "tools": self.package.env.tool_list(),
+            "messages": messages,
         }
-        return instruction, info
+        return request, info
 
     def step(self, action: str) -> tuple[str, SupportsFloat, bool, bool, dict[str, Any]]:
         if self.episode is None or self.episode.done:

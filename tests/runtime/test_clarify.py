@@ -10,6 +10,7 @@ import pytest
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.clarify import clarification, needed_hidden
 from envforge.runtime.episode import load_package
+from envforge.runtime.gym_env import ToolUseEnv
 from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.users.base import Turn
@@ -92,3 +93,15 @@ def test_the_exchange_names_what_is_asked_in_plain_words(retail_package: Path) -
     entity, description = next(iter(task.scenario.which.items()))
     assert f"which {entity.replace('_', ' ')} you mean" in question["content"]
     assert answer["content"].startswith("Sure: ") and f"I mean {description}" in answer["content"]
+
+
+def test_the_gym_observation_carries_the_users_answer(retail_package: Path) -> None:
+    """Gymnasium has no user turn: the reset observation is the request, then what the user gives when asked."""
+    package = load_package(retail_package)
+    task = next(package.task(t) for t in package.task_ids if clarification(package.task(t)))
+    env = ToolUseEnv(retail_package)
+    observation, info = env.reset(options={"task_id": task.id})
+    question, answer = clarification(task)
+    assert observation == f"{task.instruction}\n\n{answer['content']}"
+    assert info["messages"] == package.trainer_prompt(task.id)
+    assert env.log[1] == f"agent: {question['content']}"
