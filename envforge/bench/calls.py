@@ -13,7 +13,6 @@ from envforge.runtime.session import Session
 
 CANDIDATE_ROWS = 20
 """Rows tried per tool when looking for arguments that a tool accepts."""
-REPEATABLE_CALLS = 3
 READ_OPERATIONS = ("get", "find", "list")
 REFUSALS_BY_PREFERENCE = ("constraint_violation", "policy_violation", "precondition_failed", "not_found")
 
@@ -25,8 +24,7 @@ class Probe:
     tool: str
     arguments: dict[str, Any]
     outcome: str
-    """`ok`, or the error code of a refused call."""
-    repeatable: bool
+    """`ok`, or the error code of a refused call, from the initial state."""
     changes: bool = False
     """Whether a successful call changed the state's content (a no-op update does not)."""
     statements: tuple[str, ...] = ()
@@ -103,7 +101,7 @@ def try_tool(env: Environment, tool: ToolSpec) -> Probe | None:
             ok, result = session.call_tool(tool.name, arguments)
             if ok:
                 changes = tool.kind == "write" and session.state_hash() != initial
-                probe = Probe(tool.name, arguments, "ok", _repeatable(session, tool.name, arguments), changes)
+                probe = Probe(tool.name, arguments, "ok", changes)
                 session.reset()
                 if changes or tool.kind == "read":
                     return probe
@@ -111,7 +109,7 @@ def try_tool(env: Environment, tool: ToolSpec) -> Probe | None:
                 continue
             code = str(result["error"]["code"])
             if code in REFUSALS_BY_PREFERENCE and (refusal is None or _preference(code) < _preference(refusal.outcome)):
-                refusal = Probe(tool.name, arguments, code, repeatable=True)
+                refusal = Probe(tool.name, arguments, code)
         return unchanged or refusal
     finally:
         session.close()
@@ -119,10 +117,6 @@ def try_tool(env: Environment, tool: ToolSpec) -> Probe | None:
 
 def _preference(code: str) -> int:
     return REFUSALS_BY_PREFERENCE.index(code)
-
-
-def _repeatable(session: Session, tool: str, arguments: dict[str, Any]) -> bool:
-    return all(session.call_tool(tool, arguments)[0] for _ in range(REPEATABLE_CALLS - 1))
 
 
 def find_read_probe(env: Environment) -> Probe:
@@ -138,7 +132,9 @@ def find_read_probe(env: Environment) -> Probe:
 
 
 def find_write_probe(env: Environment) -> Probe | None:
-    """The best WRITE call in tool order: succeeds, changes the state, repeatable - in that order of weight.
+    """The best WRITE call in tool order: one that succeeds and changes the state, else one that succeeds.
+
+    Whether a call could be repeated does not count: the benchmark times every WRITE from the initial state.
 
     None when the environment has no WRITE tool, or none answered more than argument errors.
     """
@@ -149,13 +145,13 @@ def find_write_probe(env: Environment) -> Probe | None:
         probe = try_tool(env, tool)
         if probe is not None and (best is None or _write_rank(probe) < _write_rank(best)):
             best = probe
-            if _write_rank(best) == (0, 0, 0):
+            if _write_rank(best) == (0, 0):
                 break
     return best
 
 
-def _write_rank(probe: Probe) -> tuple[int, int, int]:
-    return (0 if probe.ok else 1, 0 if probe.changes else 1, 0 if probe.repeatable else 1)
+def _write_rank(probe: Probe) -> tuple[int, int]:
+    return (0 if probe.ok else 1, 0 if probe.changes else 1)
 
 
 def capture_statements(env: Environment, probe: Probe) -> Probe:

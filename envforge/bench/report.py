@@ -28,6 +28,11 @@ def summarize(samples_ns: list[int]) -> Timing:
     return Timing(statistics.median(samples_ns) / 1e6, p95 / 1e6, len(samples_ns))
 
 
+def warmup_runs(repeat: int) -> int:
+    """Untimed runs before `repeat` timed ones."""
+    return max(5, repeat // 10)
+
+
 def time_calls(
     call: Callable[[], T],
     *,

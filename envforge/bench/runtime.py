@@ -15,27 +15,21 @@ import anyio
 import yaml
 
 from envforge.bench.baselines import bench_read, bench_reset, bench_write
-from envforge.bench.calls import capture_statements, find_read_probe, find_write_probe
+from envforge.bench.calls import Probe, capture_statements, find_read_probe, find_write_probe
 from envforge.bench.episodes import bench_mcp, bench_memory, stdio_episodes
-from envforge.bench.report import BenchReport, BenchRow
+from envforge.bench.report import BenchReport, BenchRow, warmup_runs
 from envforge.bench.scaled import bench_at_scale
 from envforge.bench.sizes import SCALE_TASKS
 from envforge.bench.tasks import bench_synthesis, bench_verify
 from envforge.pipeline.dag import DEFAULT_TASKS
-from envforge.runtime.environment import load_environment
+from envforge.runtime.environment import Environment, load_environment
 
 STDIO_EPISODES = 5
 """Fresh-process episodes timed for the MCP baseline; each costs about a second."""
 
 
-def run_bench(
-    package: Path, *, sessions: int, repeat: int, sizes: Sequence[int] = (), scale_tasks: int = SCALE_TASKS
-) -> BenchReport:
-    """Measure reset, READ and WRITE calls, an MCP call, RSS with `sessions` live sessions, verification
-    and task synthesis; then verify and the gate at each of `sizes` total rows (`scale_tasks` tasks each)."""
-    package = package.resolve()
-    env = load_environment(package)
-    warmup = max(5, repeat // 10)
+def bench_state(env: Environment, package: Path, *, repeat: int, warmup: int) -> tuple[Probe, list[BenchRow]]:
+    """The reset, READ and WRITE rows, and the READ call they timed (the MCP and memory rows repeat it)."""
     read = capture_statements(env, find_read_probe(env))
     write = find_write_probe(env)
     rows: list[BenchRow] = []
@@ -47,11 +41,25 @@ def run_bench(
         if write is not None:
             write = capture_statements(env, write)
             rows.append(bench_write(env, write, template, database, repeat=repeat, warmup=warmup))
+    return read, rows
+
+
+def run_bench(
+    package: Path, *, sessions: int, repeat: int, sizes: Sequence[int] = (), scale_tasks: int = SCALE_TASKS
+) -> BenchReport:
+    """Measure reset, READ and WRITE calls, an MCP call, RSS with `sessions` live sessions, verification
+    and task synthesis; then verify and the gate at each of `sizes` total rows (`scale_tasks` tasks each)."""
+    package = package.resolve()
+    env = load_environment(package)
+    warmup = warmup_runs(repeat)
+    read, rows = bench_state(env, package, repeat=repeat, warmup=warmup)
     episodes = anyio.run(stdio_episodes, package, read, STDIO_EPISODES)
     rows.append(bench_mcp(env, read, episodes, repeat=repeat, warmup=warmup))
     rows.append(bench_memory(env, read, sessions, episodes))
     manifest = yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8"))
-    rows.append(bench_verify(package, env, repeat=repeat, warmup=warmup))
+    verify = bench_verify(package, env, repeat=repeat, warmup=warmup)
+    if verify is not None:
+        rows.append(verify)
     rows.append(bench_synthesis(env, count=manifest.get("tasks_requested", DEFAULT_TASKS), seed=manifest["seed"]))
     rows.extend(bench_at_scale(package, list(sizes), seed=manifest["seed"], repeat=repeat, tasks=scale_tasks))
     return BenchReport(env.env_id, str(package), repeat, sessions, rows)

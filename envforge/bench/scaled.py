@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from time import perf_counter_ns
 
-from envforge.bench.report import BenchRow, summarize, time_calls, timed_row
+from envforge.bench.report import BenchRow, summarize, time_calls, timed_row, warmup_runs
 from envforge.bench.scale import ScaledDomain, build_domain
 from envforge.bench.sizes import SCALE_TASKS
 from envforge.bench.tasks import VERIFY_GOAL_MS, golden_session
@@ -186,7 +186,7 @@ def bench_at_scale(
 ) -> list[BenchRow]:
     """A verify row and a gate row per size, each beside the previous approach measured in the same run."""
     rows: list[BenchRow] = []
-    warmup = max(5, repeat // 10)
+    warmup = warmup_runs(repeat)
     for size in sizes:
         domain = build_domain(package, size, seed)
         ours = synthesize_and_gate(domain, tasks, seed, Session, diffing=False)

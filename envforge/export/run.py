@@ -2,7 +2,8 @@
 
 Layout of the output folder:
 
-    wheels/             envforge_runtime-*.whl and one envforge_env_<domain>-*.whl per environment
+    wheels/             envforge_runtime-*.whl and one envforge_env_<domain>-*.whl per environment, versioned by
+                        content (`0.1.0+h<hash>`); earlier builds these replace are removed
     mcp/<domain>.json   an `mcpServers` entry per environment (suite.json: all of them)
     sft/<name>/         train.jsonl, test.jsonl (OpenAI chat), messages.parquet (Hugging Face)
     verl/<name>/        train.parquet, test.parquet, tool_config.yaml, agent_loop.yaml
@@ -24,6 +25,8 @@ from envforge.export.split import Split, split_tasks
 from envforge.export.trajectories import oracle_trajectory
 from envforge.export.trl import render_trl_dataset
 from envforge.export.verl import render_verl
+from envforge.export.wheel import WheelSpec
+from envforge.export.wheel_folder import superseded_wheels
 from envforge.export.wheels import env_wheel, runtime_wheel
 from envforge.files import write_dir_atomic, write_file_atomic
 from envforge.runtime.episode import EnvPackage, load_package
@@ -113,12 +116,15 @@ def export(
     folders: dict[str, dict[str, bytes]] = {}
     loose: dict[str, bytes] = {}
     several = len(packages) > 1
+    runtime: WheelSpec | None = None
+    wheels: list[WheelSpec] = []
     if "wheel" in formats:
-        name, data = runtime_wheel()
-        loose[f"wheels/{name}"] = data
+        runtime, data = runtime_wheel()
+        loose[f"wheels/{runtime.filename}"] = data
         for package in packages:
-            name, data = env_wheel(package)
-            loose[f"wheels/{name}"] = data
+            spec, data = env_wheel(package, runtime.version)
+            loose[f"wheels/{spec.filename}"] = data
+            wheels.append(spec)
     if "mcp" in formats:
         for package in packages:
             loose[f"mcp/{package.env.blueprint.domain}.json"] = render_mcp_config([package])
@@ -151,4 +157,8 @@ def export(
     for name, data in loose.items():
         write_file_atomic(out / name, data)
         report.files[name] = len(data)
+    if runtime is not None:
+        # Only after the new builds are in place, so the folder never lacks a wheel.
+        for path in superseded_wheels(out / "wheels", runtime, wheels):
+            path.unlink()
     return report

@@ -12,10 +12,12 @@ import hashlib
 import io
 import re
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+CONTENT_LABEL_DIGITS = 12
+"""Hex digits of the content hash in a wheel's version: 48 bits, no collision between exports in practice."""
 _NORMALIZE = re.compile(r"[-_.]+")
 
 
@@ -26,6 +28,7 @@ class WheelSpec:
     name: str
     """Distribution name, e.g. `envforge-env-retail`."""
     version: str
+    """The full version, e.g. `0.1.0+h1a2b3c4d5e6f` (see `with_content_version`)."""
     summary: str
     requires: list[str] = field(default_factory=list)
     extras: dict[str, list[str]] = field(default_factory=dict)
@@ -61,17 +64,36 @@ def _record_hash(data: bytes) -> str:
     return f"sha256={digest}"
 
 
-def build_wheel(spec: WheelSpec, files: dict[str, bytes]) -> bytes:
-    """The wheel archive holding `files` (archive path -> content) and its dist-info."""
+def _dist_info(spec: WheelSpec) -> dict[str, bytes]:
+    """The dist-info files but RECORD, by archive path."""
     dist_info = f"{spec.file_stem}.dist-info"
-    contents = dict(files)
-    contents[f"{dist_info}/METADATA"] = _metadata(spec).encode()
-    contents[f"{dist_info}/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: envforge\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    )
+    contents = {
+        f"{dist_info}/METADATA": _metadata(spec).encode(),
+        f"{dist_info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: envforge\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
     if spec.console_scripts:
         scripts = "".join(f"{name} = {target}\n" for name, target in sorted(spec.console_scripts.items()))
         contents[f"{dist_info}/entry_points.txt"] = f"[console_scripts]\n{scripts}".encode()
+    return contents
+
+
+def with_content_version(spec: WheelSpec, files: dict[str, bytes]) -> WheelSpec:
+    """`spec` versioned by what its wheel holds: `0.1.0+h<12 hex>`, a PEP 440 local label hashing `files` and the
+    metadata (dependencies included). A changed package or runtime gets a new version, so pip installs the new
+    wheel over the old one instead of finding the requirement already satisfied; the same content gets the same
+    version, so exports stay byte-reproducible. The `h` keeps the label a string: an all-digit hash would be read
+    as a number and lose its leading zeros."""
+    digest = hashlib.sha256()
+    for name, data in sorted({**files, **_dist_info(spec)}.items()):
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return replace(spec, version=f"{spec.version}+h{digest.hexdigest()[:CONTENT_LABEL_DIGITS]}")
+
+
+def build_wheel(spec: WheelSpec, files: dict[str, bytes]) -> bytes:
+    """The wheel archive holding `files` (archive path -> content) and its dist-info."""
+    dist_info = f"{spec.file_stem}.dist-info"
+    contents = {**files, **_dist_info(spec)}
     record_name = f"{dist_info}/RECORD"
     record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in sorted(contents.items()))
     contents[record_name] = (record + f"{record_name},,\n").encode()

@@ -13,7 +13,7 @@ from pathlib import Path
 import envforge
 from envforge.errors import PackageError
 from envforge.export.trl import render_trl_module
-from envforge.export.wheel import WheelSpec, build_wheel, files_under
+from envforge.export.wheel import WheelSpec, build_wheel, files_under, with_content_version
 from envforge.export.wheels_names import distribution_name, module_name
 from envforge.package import load_manifest
 from envforge.runtime.episode import EnvPackage
@@ -46,8 +46,8 @@ def _pick(names: tuple[str, ...]) -> list[str]:
     return [pins[name] for name in names]
 
 
-def runtime_wheel() -> tuple[str, bytes]:
-    """The `envforge-runtime` wheel, built from the envforge installed here."""
+def runtime_wheel() -> tuple[WheelSpec, bytes]:
+    """The `envforge-runtime` wheel, built from the envforge installed here, versioned by its content."""
     root = Path(envforge.__file__).parent
     files: dict[str, bytes] = {}
     for name in RUNTIME_MODULES:
@@ -61,7 +61,8 @@ def runtime_wheel() -> tuple[str, bytes]:
         requires=_pick(RUNTIME_REQUIRES),
         extras={extra: _pick(names) for extra, names in RUNTIME_EXTRAS.items()},
     )
-    return spec.filename, build_wheel(spec, files)
+    spec = with_content_version(spec, files)
+    return spec, build_wheel(spec, files)
 
 
 def package_files(package: EnvPackage) -> dict[str, bytes]:
@@ -130,21 +131,22 @@ if __name__ == "__main__":
 '''
 
 
-def env_wheel(package: EnvPackage) -> tuple[str, bytes]:
-    """The `envforge-env-<domain>` wheel: the package as data, Gymnasium registration, MCP entry point."""
+def env_wheel(package: EnvPackage, runtime_version: str) -> tuple[WheelSpec, bytes]:
+    """The `envforge-env-<domain>` wheel: the package as data, Gymnasium registration, MCP entry point; versioned
+    by its content and pinned to the runtime wheel of `runtime_version` (the one built beside it)."""
     domain = package.env.blueprint.domain
     module = module_name(domain)
     files = {f"{module}/package/{name}": data for name, data in package_files(package).items()}
     files[f"{module}/__init__.py"] = render_init(package).encode()
     files[f"{module}/__main__.py"] = render_main(package).encode()
     files[f"{module}/trl_env.py"] = render_trl_module(package).encode()
-    runtime = f"{RUNTIME_DISTRIBUTION}=={envforge.__version__}"
     spec = WheelSpec(
         name=distribution_name(domain),
         version=envforge.__version__,
         summary=f"envforge environment {package.env_id}: {package.env.blueprint.title}",
-        requires=[runtime],
-        extras={"mcp": [f"{RUNTIME_DISTRIBUTION}[mcp]=={envforge.__version__}"]},
+        requires=[f"{RUNTIME_DISTRIBUTION}=={runtime_version}"],
+        extras={"mcp": [f"{RUNTIME_DISTRIBUTION}[mcp]=={runtime_version}"]},
         console_scripts={distribution_name(domain): f"{module}.__main__:main"},
     )
-    return spec.filename, build_wheel(spec, files)
+    spec = with_content_version(spec, files)
+    return spec, build_wheel(spec, files)

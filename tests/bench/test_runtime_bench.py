@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from envforge.bench.baselines import NaiveDatabase, bench_write
-from envforge.bench.calls import Probe, capture_statements, find_read_probe, find_write_probe, sample_value, try_tool
+from envforge.bench.baselines import NaiveDatabase
+from envforge.bench.calls import capture_statements, find_read_probe, find_write_probe, sample_value
 from envforge.bench.episodes import MB
 from envforge.bench.report import BenchReport, BenchRow, summarize
 from envforge.bench.runtime import run_bench
@@ -132,16 +132,6 @@ def test_write_probe_replay_commits_the_same_change(env: Environment, tmp_path: 
         session.close()
 
 
-def test_write_that_succeeds_once_is_reset_between_samples(env: Environment, tmp_path: Path) -> None:
-    once = [probe for probe in _write_probes(env) if probe.ok and not probe.repeatable]
-    if not once:
-        pytest.skip("every successful WRITE of this package is repeatable")
-    probe = capture_statements(env, once[0])
-    row = bench_write(env, probe, _template(env, tmp_path), tmp_path / "copy.sqlite", repeat=REPEAT, warmup=2)
-    assert row.median > 0 and row.baseline_median > 0
-    assert "reset" in row.note
-
-
 def test_summarize_takes_median_and_inclusive_p95() -> None:
     timing = summarize([n * 1_000_000 for n in range(1, 21)])
     assert timing.median == 10.5
@@ -194,11 +184,6 @@ def _template(env: Environment, folder: Path) -> Path:
     path = folder / "template.sqlite"
     path.write_bytes(env.template)
     return path
-
-
-def _write_probes(env: Environment) -> list[Probe]:
-    probes = (try_tool(env, tool) for tool in env.toolgraph.tools if tool.kind == "write")
-    return [probe for probe in probes if probe is not None]
 
 
 def _scalars(result: dict[str, Any]) -> dict[str, Any]:

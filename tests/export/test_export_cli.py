@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -16,25 +17,25 @@ def test_export_writes_the_requested_formats_only(retail_package: Path, tmp_path
     result = envforge_cli("export", str(retail_package), "-f", "wheel,mcp", "-o", str(out), "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert sorted(summary["files"]) == [
-        "mcp/retail.json",
-        "wheels/envforge_env_retail-0.1.0-py3-none-any.whl",
-        "wheels/envforge_runtime-0.1.0-py3-none-any.whl",
-    ]
+    mcp, env, runtime = sorted(summary["files"])
+    assert mcp == "mcp/retail.json"
+    runtime_version = re.fullmatch(r"wheels/envforge_runtime-(0\.1\.0\+h[0-9a-f]{12})-py3-none-any\.whl", runtime)
+    env_version = re.fullmatch(r"wheels/envforge_env_retail-(0\.1\.0\+h[0-9a-f]{12})-py3-none-any\.whl", env)
+    assert runtime_version and env_version, summary["files"]
     assert json.loads((out / "mcp/retail.json").read_text()) == {
         "mcpServers": {"envforge-env-retail": {"args": [], "command": "envforge-env-retail"}}
     }
-    with zipfile.ZipFile(out / "wheels/envforge_runtime-0.1.0-py3-none-any.whl") as archive:
+    with zipfile.ZipFile(out / runtime) as archive:
         names = archive.namelist()
     assert "envforge/runtime/episode.py" in names and "envforge/adapters/trl.py" in names
     assert not [name for name in names if name.startswith(("envforge/pipeline", "envforge/stages", "envforge/cli"))]
-    with zipfile.ZipFile(out / "wheels/envforge_env_retail-0.1.0-py3-none-any.whl") as archive:
+    with zipfile.ZipFile(out / env) as archive:
         names = archive.namelist()
-        metadata = archive.read("envforge_env_retail-0.1.0.dist-info/METADATA").decode()
+        metadata = archive.read(f"envforge_env_retail-{env_version[1]}.dist-info/METADATA").decode()
     assert "envforge_env_retail/package/state.sqlite" in names and "envforge_env_retail/trl_env.py" in names
     assert [line for line in metadata.splitlines() if line.startswith("Requires-Dist")] == [
-        "Requires-Dist: envforge-runtime==0.1.0",
-        'Requires-Dist: envforge-runtime[mcp]==0.1.0; extra == "mcp"',
+        f"Requires-Dist: envforge-runtime=={runtime_version[1]}",
+        f'Requires-Dist: envforge-runtime[mcp]=={runtime_version[1]}; extra == "mcp"',
     ]
 
 
