@@ -247,6 +247,37 @@ def test_an_unknown_expression_function_suggests_the_closest_function(tmp_path: 
     assert error.detail == "unknown function 'lowr' in 'lowr(args.email)'; did you mean 'lower'?"
 
 
+@pytest.mark.parametrize(
+    ("require", "detail"),
+    [
+        (
+            "count(order.items) < 10",
+            "unknown function 'count' in 'count(order.items) < 10'; expressions have no aggregates; "
+            "keep a stored counter and increment it in the action's effects",
+        ),
+        (
+            "len(order.items) <= 10",
+            "'order.items' names rows of 'order_item' (relation 'order_items'), not a field; expressions have no "
+            "aggregates; keep a stored counter and increment it in the action's effects",
+        ),
+        (
+            "clamp(args.quantity) <= 10",
+            "unknown function 'clamp' in 'clamp(args.quantity) <= 10'; the functions are abs, add_days, coalesce, "
+            "days_between, len, lower, max, min, round, upper",
+        ),
+    ],
+    ids=["aggregate-function", "child-rows", "no-close-function"],
+)
+def test_an_expression_reaching_for_what_does_not_exist_names_what_does(
+    tmp_path: Path, require: str, detail: str
+) -> None:
+    text = edit("require: args.quantity <= 10", f"require: {require}")
+    error = load_error(tmp_path, text)
+    assert error.line == line_of(text, require)
+    assert error.path == "policies[3].require"
+    assert error.detail == detail
+
+
 def test_an_expression_that_does_not_parse_says_what_expressions_may_use(tmp_path: Path) -> None:
     text = edit("require: args.quantity <= 10", "require: args.quantity <=")
     error = load_error(tmp_path, text)
