@@ -96,6 +96,32 @@ def test_an_unknown_key_inside_an_effect_suggests_the_closest_key(tmp_path: Path
     assert error.detail == "unknown key 'sett'; did you mean 'set'?"
 
 
+def test_an_unquoted_description_cut_at_a_comma_says_to_quote_the_whole_description(tmp_path: Path) -> None:
+    # In a flow mapping the comma ends the value, and the rest of the sentence becomes a key of its own.
+    text = edit(
+        "{name: ship_city, type: string,",
+        "{name: ship_city, type: string, description: City of the address, as printed on the label.,",
+    )
+    error = load_error(tmp_path, text)
+    assert str(error) == (
+        f"{error.file}:{line_of(text, 'as printed')}: entities[3].fields[6].as printed on the label.: "
+        "unknown key 'as printed on the label.' — this looks like text cut at a comma; quote the whole description: "
+        'description: "City of the address, as printed on the label."'
+    )
+
+
+def test_a_description_cut_at_several_commas_is_quoted_whole_from_its_first_piece(tmp_path: Path) -> None:
+    text = edit(
+        "{name: ship_city, type: string,", '{name: ship_city, type: string, description: City, town, or "hamlet".,'
+    )
+    error = load_error(tmp_path, text)
+    assert error.path == "entities[3].fields[6].town"
+    assert error.detail == (
+        "unknown key 'town' — this looks like text cut at a comma; quote the whole description: "
+        'description: "City, town, or \\"hamlet\\"."'
+    )
+
+
 def test_a_mistyped_effect_kind_suggests_the_effect_kind(tmp_path: Path) -> None:
     old = "      - update: order\n        set: {status: \"'cancelled'\"}"
     text = edit(old, old.replace("update:", "updte:"))
