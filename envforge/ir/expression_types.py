@@ -13,11 +13,11 @@ import itertools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
 from typing import Literal
 
 from envforge.errors import did_you_mean
 from envforge.ir.blueprint import EntitySpec, FieldSpec, ParamSpec
+from envforge.ir.expressions import is_date_text
 
 Kind = Literal["number", "boolean", "string", "date", "datetime", "none", "tuple", "unknown"]
 
@@ -109,14 +109,6 @@ SIGNATURES: dict[str, Signature] = {
     ),
 }
 """Every function the evaluator knows, typed; a test keeps it equal to `expressions.FUNCTIONS`."""
-
-
-def _is_date_text(text: str) -> bool:
-    try:
-        (datetime.fromisoformat if "T" in text else date.fromisoformat)(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _offset(text: str, line: int, column: int) -> int:
@@ -248,7 +240,7 @@ class _Inferrer:
         for one, other in ((left, right), (right, left)):
             self.enum_value(one, other)
             literal = other.node.value if isinstance(other.node, ast.Constant) else None
-            if one.kind in DATES and isinstance(literal, str) and not _is_date_text(literal):
+            if one.kind in DATES and isinstance(literal, str) and not is_date_text(literal):
                 raise ExpressionTypeError(
                     f"compares {self.named(one)} with {self.named(other)}, {_not_a_date(one.kind)}"
                 )
@@ -404,7 +396,7 @@ def check_value_type(
             f"{target} {inferrer.named(value)}; a {kind} is written as today, add_days(today, n) or an "
             "ISO text such as '2026-03-16'"
         )
-    if kind in DATES and isinstance(literal, str) and not _is_date_text(literal):
+    if kind in DATES and isinstance(literal, str) and not is_date_text(literal):
         raise ExpressionTypeError(f"{target} {inferrer.named(value)}, {_not_a_date(kind)}")
 
 
