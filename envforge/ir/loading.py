@@ -272,8 +272,11 @@ def _cut_text(key: str, data: Any, loc: Path_) -> str | None:
     value): the pieces with no value after a text value are read back into one quoted value."""
     mapping = data
     for part in loc[:-1]:
-        inside = isinstance(mapping, dict) or (isinstance(mapping, list) and isinstance(part, int))
-        mapping = mapping[part] if inside else None
+        if isinstance(mapping, dict):
+            mapping = mapping.get(part)
+        else:
+            inside = isinstance(mapping, list) and isinstance(part, int) and 0 <= part < len(mapping)
+            mapping = mapping[part] if inside else None
     if not isinstance(mapping, dict) or key not in mapping:
         return None
     keys = list(mapping)
