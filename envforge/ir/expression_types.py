@@ -389,7 +389,8 @@ def check_value_type(
     if kind in NUMERIC and value.kind in TEXTUAL:
         if isinstance(literal, str) and _NUMBER_TEXT.match(literal.strip()):
             return  # the column's affinity stores '3' as 3
-        fix = inferrer.fix(Typed(kind, field.type, value.node), value)
+        holds = "true or false" if kind == "boolean" else "numbers"
+        fix = inferrer.fix(Typed(kind, field.type, value.node), value, f"the field holds {holds}")
         raise ExpressionTypeError(f"{target} {inferrer.named(value)}; {fix}")
     if kind in DATES and value.kind in NUMERIC:
         raise ExpressionTypeError(
@@ -407,5 +408,5 @@ def check_amount_type(
     inferrer = _Inferrer(source, rows, params)
     value = inferrer.infer(_parse(source))
     if value.kind in TEXTUAL:
-        fix = inferrer.fix(Typed("number", "number", value.node), value)
+        fix = inferrer.fix(Typed("number", "number", value.node), value, "the amount is a number")
         raise ExpressionTypeError(f"{what} by {inferrer.named(value)}; {fix}")

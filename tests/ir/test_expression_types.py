@@ -88,14 +88,12 @@ def test_an_integer_compared_with_a_quoted_number_is_refused_with_the_number_unq
         (
             '      - increment: member.active_holds\n        by: "1"',
             "      - increment: member.active_holds\n        by: \"'one'\"",
-            "action 'place_hold' increments 'member.active_holds' by string 'one'; compare numbers with numbers and "
-            "text with text",
+            "action 'place_hold' increments 'member.active_holds' by string 'one'; the amount is a number",
         ),
         (
             'set: {active_holds: "max(member.active_holds - 1, 0)"}',
             "set: {active_holds: \"'none'\"}",
-            "action 'cancel_hold' sets integer 'member.active_holds' to string 'none'; compare numbers with numbers "
-            "and text with text",
+            "action 'cancel_hold' sets integer 'member.active_holds' to string 'none'; the field holds numbers",
         ),
         (
             "checked_out_on: today,",
