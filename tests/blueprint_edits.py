@@ -6,6 +6,7 @@ from tests.conftest import REPO
 
 RETAIL = REPO / "blueprints" / "retail.yaml"
 RETAIL_TEXT = RETAIL.read_text(encoding="utf-8")
+LIBRARY_TEXT = (REPO / "blueprints" / "library.yaml").read_text(encoding="utf-8")
 
 
 def edit(old: str, new: str, text: str = RETAIL_TEXT) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable, Sequence
 from typing import assert_never
 
@@ -18,20 +17,16 @@ from envforge.ir.blueprint import (
     EntitySpec,
     IncrementEffect,
     InsertEffect,
+    ParamSpec,
     UpdateEffect,
 )
-from envforge.ir.expressions import FUNCTIONS, ExpressionError, compile_expression
+from envforge.ir.expression_checks import CLOCK_NAMES, ExpressionChecks, Scope
 from envforge.ir.invariant_checks import check_invariants
 from envforge.ir.locations import Locations, Path_, format_path
 from envforge.ir.naming import read_tool_names
 from envforge.ir.ownership import OwnershipError, owner_paths
 
 NUMERIC_TYPES = frozenset({"integer", "number", "money"})
-CLOCK_NAMES = frozenset({"now", "today"})
-EXPRESSION_HINT = (
-    "expressions use bound rows (order.status), args.<name>, now, today, arithmetic, comparisons, "
-    "and/or/not, in (...), is None and the functions " + ", ".join(sorted(FUNCTIONS))
-)
 
 
 def _listed(names: Iterable[str]) -> str:
@@ -45,6 +40,7 @@ class Checker:
         self.blueprint = blueprint
         self.locations = locations
         self.entities = {entity.name: entity for entity in blueprint.entities}
+        self.expressions = ExpressionChecks(self)
 
     def fail(self, path: Path_, message: str) -> BlueprintError:
         return BlueprintError(message, file=self.locations.file, line=self.locations.line(path), path=format_path(path))
@@ -71,36 +67,10 @@ class Checker:
             hint = did_you_mean(name, names) or f"; its fields are {_listed(names)}"
             raise self.fail(path, f"entity '{entity.name}' has no field '{name}'{hint}")
 
-    def expression(self, source: str, path: Path_, scope: dict[str, EntitySpec | None], params: Iterable[str]) -> None:
-        """Check that every name the expression reads exists. `scope` maps aliases to entities."""
-        function = _unknown_function(source)
-        if function is not None:
-            hint = did_you_mean(function, FUNCTIONS) or f"; known functions: {_listed(sorted(FUNCTIONS))}"
-            raise self.fail(path, f"unknown function '{function}' in {source!r}{hint}")
-        try:
-            compiled = compile_expression(source)
-        except ExpressionError as exc:
-            raise self.fail(path, f"{exc}; {EXPRESSION_HINT}") from None
-        param_names = list(params)
-        for reference in compiled.references:
-            if reference.root == "args":
-                if reference.attr is None or reference.attr not in param_names:
-                    name = reference.attr or ""
-                    if not param_names:
-                        hint = "; there are no arguments here (an entity policy sees only the row it checks)"
-                    else:
-                        hint = did_you_mean(name, param_names) or f"; the arguments are {_listed(param_names)}"
-                    raise self.fail(path, f"no argument 'args.{name}'{hint}")
-            elif reference.root in CLOCK_NAMES and reference.attr is None:
-                continue
-            elif reference.root in scope:
-                entity = scope[reference.root]
-                if reference.attr is not None and entity is not None:
-                    self.field(entity, reference.attr, path)
-            else:
-                known = [*scope, "args", *CLOCK_NAMES]
-                hint = did_you_mean(reference.root, known) or f"; names here are {_listed(known)}"
-                raise self.fail(path, f"unknown name '{reference.root}' in {source!r}{hint}")
+    def expression(self, source: str, path: Path_, scope: Scope, params: Sequence[ParamSpec]) -> None:
+        """Check that every name the expression reads exists and that its parts' types meet. `scope` maps aliases
+        to entities."""
+        self.expressions.expression(source, path, scope, params)
 
     def run(self) -> None:
         blueprint = self.blueprint
@@ -278,8 +248,8 @@ class Checker:
     def check_action(self, action: ActionSpec, path: Path_) -> None:
         self.entity(action.entity, (*path, "entity"))
         self.unique([param.name for param in action.params], (*path, "params"), "name", "argument")
-        params = [param.name for param in action.params]
-        for index, param in enumerate(action.params):
+        params = action.params
+        for index, param in enumerate(params):
             if param.ref is not None:
                 self.entity(param.ref, (*path, "params", index, "ref"))
             if param.type == "enum" and not param.values:
@@ -298,7 +268,7 @@ class Checker:
                 self.expression(binding.key, (*where, "key"), scope, params)
             for name, source in (binding.match or {}).items():
                 self.field(entity, name, (*where, "match", name))
-                self.expression(source, (*where, "match", name), scope, params)
+                self.expressions.value(entity, name, source, (*where, "match", name), scope, params, matched=True)
             scope[binding.name] = entity
         for index, condition in enumerate(action.preconditions):
             self.expression(condition.require, (*path, "preconditions", index, "require"), scope, params)
@@ -317,7 +287,7 @@ class Checker:
         return entity
 
     def check_effect(
-        self, effect: EffectSpec, path: Path_, scope: dict[str, EntitySpec | None], params: list[str]
+        self, effect: EffectSpec, path: Path_, scope: dict[str, EntitySpec | None], params: Sequence[ParamSpec]
     ) -> None:
         match effect:
             case UpdateEffect():
@@ -329,7 +299,7 @@ class Checker:
                             (*path, "set", name),
                             f"the key '{entity.name}.{name}' cannot be changed; remove it from 'set'",
                         )
-                    self.expression(source, (*path, "set", name), scope, params)
+                    self.expressions.value(entity, name, source, (*path, "set", name), scope, params)
             case IncrementEffect(increment=target) | DecrementEffect(decrement=target):
                 kind = "increment" if isinstance(effect, IncrementEffect) else "decrement"
                 alias, name = target.split(".")
@@ -340,14 +310,14 @@ class Checker:
                         (*path, kind),
                         f"'{target}' is not numeric; {kind} needs an integer, number or money field",
                     )
-                self.expression(effect.by, (*path, "by"), scope, params)
+                self.expressions.amount(f"{kind}s '{target}'", effect.by, (*path, "by"), scope, params)
             case InsertEffect():
                 entity = self.entity(effect.insert, (*path, "insert"))
                 if effect.alias in scope:
                     raise self.fail((*path, "alias"), f"alias '{effect.alias}' is already taken; rename it")
                 for name, source in effect.values.items():
                     self.field(entity, name, (*path, "values", name))
-                    self.expression(source, (*path, "values", name), scope, params)
+                    self.expressions.value(entity, name, source, (*path, "values", name), scope, params)
                 for field in entity.fields:
                     if (
                         field.type != "id"
@@ -368,7 +338,9 @@ class Checker:
                     entity = self.entity(effect.delete, (*path, "delete"))
                     for name, source in effect.where.items():
                         self.field(entity, name, (*path, "where", name))
-                        self.expression(source, (*path, "where", name), scope, params)
+                        self.expressions.value(
+                            entity, name, source, (*path, "where", name), scope, params, matched=True
+                        )
             case _:
                 assert_never(effect)
 
@@ -399,7 +371,7 @@ class Checker:
                     hint = did_you_mean(name, actions) or f"; the actions are {_listed(actions)}"
                     raise self.fail((*path, "actions", action_index), f"unknown action '{name}'{hint}")
                 scope: dict[str, EntitySpec | None] = {b.name: self.entities[b.entity] for b in action.bind}
-                params = [param.name for param in action.params]
+                params = action.params
                 self.expression(policy.require, (*path, "require"), scope, params)
                 offered = actions.get(policy.instead_action or name)
                 if offered is None:
@@ -437,18 +409,6 @@ def _relation_cycle(graph: nx.DiGraph, nodes: list[str]) -> tuple[list[int], lis
     indices = [graph.edges[child, nodes[(at + 1) % len(nodes)]]["relation"] for at, child in enumerate(nodes)]
     start = indices.index(min(indices))
     return indices, [*nodes[start:], *nodes[:start]]
-
-
-def _unknown_function(source: str) -> str | None:
-    """The first function an expression calls that the expression language does not have."""
-    try:
-        tree = ast.parse(source.strip(), mode="eval")
-    except SyntaxError:
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in FUNCTIONS:
-            return node.func.id
-    return None
 
 
 def _field_type(entity: EntitySpec, name: str) -> str:

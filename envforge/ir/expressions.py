@@ -33,6 +33,15 @@ def _as_date(value: Any) -> date:
     raise ExpressionError(f"expected a date, got {value!r}")
 
 
+def is_date_text(text: str) -> bool:
+    """Whether `text` is a date or datetime the date functions read (ISO: `2026-03-16`, `2026-03-16T10:00:00`)."""
+    try:
+        _as_date(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _days_between(start: Any, end: Any) -> int:
     return (_as_date(end) - _as_date(start)).days
 

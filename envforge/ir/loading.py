@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import types
 import typing
 from pathlib import Path
@@ -20,6 +22,8 @@ from envforge.ir.locations import Locations, Path_, format_path
 
 SYNTAX_HINT = "fix the YAML syntax (indentation with spaces, matching brackets and quotes)"
 START_HINT = "start from blueprints/retail.yaml"
+_PROSE = re.compile(r"\s|[.,;:!?)]$")
+"""A key with a space or ending in punctuation is a piece of a sentence, not a name."""
 
 
 def _construct(node: yaml.Node, path: Path_, lines: dict[Path_, int], constructor: yaml.SafeLoader) -> Any:
@@ -210,12 +214,15 @@ def _pick(errors: list[ErrorDetails], locations: Locations) -> ErrorDetails:
     return chosen
 
 
-def _describe(error: ErrorDetails, errors: list[ErrorDetails]) -> tuple[Path_, str]:
+def _describe(error: ErrorDetails, errors: list[ErrorDetails], data: Any) -> tuple[Path_, str]:
     loc, _ = _walk(error["loc"])
     kind = error["type"]
     given = error.get("input")
     if kind == "extra_forbidden":
         key = str(loc[-1])
+        cut = _cut_text(key, data, loc)
+        if cut is not None:
+            return loc, f"unknown key '{key}' — this looks like text cut at a comma; {cut}"
         model = _walk(error["loc"][:-1])[1]
         allowed = list(model.model_fields) if isinstance(model, type) and issubclass(model, BaseModel) else []
         hint = did_you_mean(key, allowed) or (f"; allowed keys: {', '.join(allowed)}" if allowed else "; remove it")
@@ -258,6 +265,36 @@ def _describe(error: ErrorDetails, errors: list[ErrorDetails]) -> tuple[Path_, s
     return loc, f"{message[:1].lower()}{message[1:]} (got {_shown(given)}); fix the value"
 
 
+def _cut_text(key: str, data: Any, loc: Path_) -> str | None:
+    """The fix for text that a comma cut in a flow mapping, or None when `key` does not look like such a piece.
+
+    `{description: Held, counting today.}` gives the keys `description` ("Held") and `counting today.` (no
+    value): the pieces with no value after a text value are read back into one quoted value."""
+    mapping = data
+    for part in loc[:-1]:
+        if isinstance(mapping, dict):
+            mapping = mapping.get(part)
+        else:
+            inside = isinstance(mapping, list) and isinstance(part, int) and 0 <= part < len(mapping)
+            mapping = mapping[part] if inside else None
+    if not isinstance(mapping, dict) or key not in mapping:
+        return None
+    keys = list(mapping)
+    start = keys.index(key)
+    while start > 0 and mapping[keys[start]] is None:
+        start -= 1
+    end = start + 1
+    while end < len(keys) and mapping[keys[end]] is None:
+        end += 1
+    pieces = keys[start + 1 : end]
+    if key not in pieces or not any(_PROSE.search(piece) for piece in pieces):
+        return None
+    if not isinstance(mapping[keys[start]], str):
+        return "quote the whole text"
+    whole = json.dumps(", ".join([mapping[keys[start]], *pieces]), ensure_ascii=False)
+    return f"quote the whole {keys[start]}: {keys[start]}: {whole}"
+
+
 def _snake(word: str) -> str:
     out = "".join(char.lower() if char.isalnum() else "_" for char in word).strip("_")
     return out if out[:1].isalpha() else f"x_{out}"
@@ -282,7 +319,7 @@ def load_blueprint_text(text: str, file: str) -> Blueprint:
         blueprint = Blueprint.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
-        loc, message = _describe(_pick(errors, locations), errors)
+        loc, message = _describe(_pick(errors, locations), errors, data)
         raise BlueprintError(message, file=file, line=locations.line(loc), path=format_path(loc)) from None
     check_blueprint(blueprint, locations)
     return blueprint

@@ -6,12 +6,22 @@ import typing
 from typing import Annotated, Any
 
 from pydantic import Discriminator, Field, Tag
+from pydantic.config import JsonDict
 
 Identifier = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,62}$")]
 """A lower_snake_case name: entities, fields, tools, aliases."""
 
-Expression = Annotated[str, Field(min_length=1, max_length=500)]
-"""A side-effect-free expression in a small Python-like language.
+EXPRESSION_DOCS = "An expression: names, functions, types and examples in docs/expressions.md."
+
+
+def _point_to_docs(schema: JsonDict) -> None:
+    # Appended, not set: a field's own docstring becomes its description and says what the value means.
+    description = str(schema.get("description", ""))
+    schema["description"] = f"{description} {EXPRESSION_DOCS}".strip()
+
+
+Expression = Annotated[str, Field(min_length=1, max_length=500, json_schema_extra=_point_to_docs)]
+"""A side-effect-free expression in a small Python-like language, documented in docs/expressions.md.
 
 Names: a bound row alias (`order.status`), `args.<param>`, `now` (the environment clock as an
 ISO datetime) and `today` (its date). Operators: arithmetic, comparisons, `and`/`or`/`not`,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from envforge.cli.app import main
-from tests.blueprint_edits import RETAIL_TEXT, edit, line_of, two_chains
+from tests.blueprint_edits import LIBRARY_TEXT, RETAIL_TEXT, edit, line_of, two_chains
 from tests.conftest import REPO, envforge_cli
 
 PREFIX = "envforge: error: "
@@ -70,6 +70,18 @@ def test_generate_on_an_unknown_key_exits_2_with_a_did_you_mean_and_writes_nothi
         "unknown key 'searchabel'; did you mean 'searchable'?"
     )
     assert_nothing_written(out)
+
+
+def test_generate_on_a_number_compared_with_text_exits_2_with_the_fix_and_writes_nothing(tmp_path: Path) -> None:
+    # Once admitted, such a policy failed on every call, and its tool got no task.
+    text = edit("require: member.active_holds < 5", "require: member.active_holds < '5'", LIBRARY_TEXT)
+    bad, out, result = generate_bad(tmp_path, text)
+    assert result.returncode == 2
+    assert error_line(result.stdout, result.stderr) == (
+        f"{bad}:{line_of(text, 'active_holds <')}: policies[5].require: policy 'hold_limit' compares integer "
+        "'member.active_holds' with string '5'; write the number without quotes: member.active_holds < 5"
+    )
+    assert not out.exists() or not any(out.rglob("*"))
 
 
 def test_generate_on_a_relation_to_a_missing_entity_exits_2_and_writes_nothing(tmp_path: Path) -> None:

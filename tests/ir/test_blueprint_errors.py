@@ -96,6 +96,32 @@ def test_an_unknown_key_inside_an_effect_suggests_the_closest_key(tmp_path: Path
     assert error.detail == "unknown key 'sett'; did you mean 'set'?"
 
 
+def test_an_unquoted_description_cut_at_a_comma_says_to_quote_the_whole_description(tmp_path: Path) -> None:
+    # In a flow mapping the comma ends the value, and the rest of the sentence becomes a key of its own.
+    text = edit(
+        "{name: ship_city, type: string,",
+        "{name: ship_city, type: string, description: City of the address, as printed on the label.,",
+    )
+    error = load_error(tmp_path, text)
+    assert str(error) == (
+        f"{error.file}:{line_of(text, 'as printed')}: entities[3].fields[6].as printed on the label.: "
+        "unknown key 'as printed on the label.' — this looks like text cut at a comma; quote the whole description: "
+        'description: "City of the address, as printed on the label."'
+    )
+
+
+def test_a_description_cut_at_several_commas_is_quoted_whole_from_its_first_piece(tmp_path: Path) -> None:
+    text = edit(
+        "{name: ship_city, type: string,", '{name: ship_city, type: string, description: City, town, or "hamlet".,'
+    )
+    error = load_error(tmp_path, text)
+    assert error.path == "entities[3].fields[6].town"
+    assert error.detail == (
+        "unknown key 'town' — this looks like text cut at a comma; quote the whole description: "
+        'description: "City, town, or \\"hamlet\\"."'
+    )
+
+
 def test_a_mistyped_effect_kind_suggests_the_effect_kind(tmp_path: Path) -> None:
     old = "      - update: order\n        set: {status: \"'cancelled'\"}"
     text = edit(old, old.replace("update:", "updte:"))
@@ -245,6 +271,37 @@ def test_an_unknown_expression_function_suggests_the_closest_function(tmp_path: 
     assert error.line == line_of(text, "lowr(")
     assert error.path == "actions[9].effects[0].set.email"
     assert error.detail == "unknown function 'lowr' in 'lowr(args.email)'; did you mean 'lower'?"
+
+
+@pytest.mark.parametrize(
+    ("require", "detail"),
+    [
+        (
+            "count(order.items) < 10",
+            "unknown function 'count' in 'count(order.items) < 10'; expressions have no aggregates; "
+            "keep a stored counter and increment it in the action's effects",
+        ),
+        (
+            "len(order.items) <= 10",
+            "'order.items' names rows of 'order_item' (relation 'order_items'), not a field; expressions have no "
+            "aggregates; keep a stored counter and increment it in the action's effects",
+        ),
+        (
+            "clamp(args.quantity) <= 10",
+            "unknown function 'clamp' in 'clamp(args.quantity) <= 10'; the functions are abs, add_days, coalesce, "
+            "days_between, len, lower, max, min, round, upper",
+        ),
+    ],
+    ids=["aggregate-function", "child-rows", "no-close-function"],
+)
+def test_an_expression_reaching_for_what_does_not_exist_names_what_does(
+    tmp_path: Path, require: str, detail: str
+) -> None:
+    text = edit("require: args.quantity <= 10", f"require: {require}")
+    error = load_error(tmp_path, text)
+    assert error.line == line_of(text, require)
+    assert error.path == "policies[3].require"
+    assert error.detail == detail
 
 
 def test_an_expression_that_does_not_parse_says_what_expressions_may_use(tmp_path: Path) -> None:

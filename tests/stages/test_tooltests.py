@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from envforge.ir.loading import load_blueprint
+from envforge.ir.blueprint import Blueprint
+from envforge.ir.loading import load_blueprint, parse_yaml
 from envforge.ir.tooltests import ToolTestReport, ToolTestResult
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig
@@ -82,19 +83,27 @@ NEVER_ALLOWED = """
         set: {store_credit: "0"}
     returns: [customer]
 """
+"""Store credit has `minimum: 0`, so the precondition holds for no customer, now or after any call."""
+NOT_ON_THE_SEEDED_DATA = NEVER_ALLOWED.replace("customer.store_credit < 0", "customer.store_credit > 500")
+"""Seeded credit is at most 40, but granting credit can raise it past 500: a later state allows the call."""
+NEVER_EVALUATES = NEVER_ALLOWED.replace("customer.store_credit < 0", '"days_between(customer.email, today) > 0"')
+"""An email is no date: the precondition fails to evaluate on every call."""
 
 
-def _retail_with(action: str, tmp_path: Path) -> Environment:
-    """Retail with one more action appended to its `actions:` list."""
+def _retail_with(action: str, tmp_path: Path, *, checked: bool = True) -> Environment:
+    """Retail with one more action appended to its `actions:` list; unchecked, past the blueprint checks, as a
+    blueprint those miss would be."""
     text = RETAIL.read_text(encoding="utf-8")
     assert "\npolicies:" in text
     path = tmp_path / "retail.yaml"
     path.write_text(text.replace("\npolicies:", action + "\npolicies:", 1), encoding="utf-8")
+    if not checked:
+        return _environment(Blueprint.model_validate(parse_yaml(path.read_text(encoding="utf-8"), str(path))[0]))
     return _environment(path)
 
 
-def _environment(path: Path) -> Environment:
-    blueprint = load_blueprint(path)
+def _environment(source: Path | Blueprint) -> Environment:
+    blueprint = load_blueprint(source) if isinstance(source, Path) else source
     ontology = build_ontology(blueprint)
     database, _ = build_state(blueprint, ontology, rows=PLANTED_ROWS, seed=0)
     return Environment(blueprint, build_toolgraph(blueprint, ontology), database, "")
@@ -157,7 +166,7 @@ def test_a_toolgraph_read_back_from_its_files_gives_the_same_report(retail_repor
 
 
 def test_a_write_tool_that_never_succeeds_on_the_seeded_data_is_admitted_with_a_note(tmp_path: Path) -> None:
-    report = run_tool_tests(_retail_with(NEVER_ALLOWED, tmp_path), seed=0)
+    report = run_tool_tests(_retail_with(NOT_ON_THE_SEEDED_DATA, tmp_path), seed=0)
     refused = _result(report, "refund_negative_credit")
     assert refused.admitted
     assert refused.valid_successes == 0
@@ -165,6 +174,33 @@ def test_a_write_tool_that_never_succeeds_on_the_seeded_data_is_admitted_with_a_
     assert refused.reason == f"admitted; no successful call found in {refused.valid_calls} tries"
     assert _result(report, "add_address").reason == ""
     assert _result(report, "add_address").valid_successes == _result(report, "add_address").valid_calls
+
+
+def test_a_write_tool_whose_precondition_can_never_hold_is_excluded_naming_the_precondition(tmp_path: Path) -> None:
+    # Admitted before, it failed on every call an agent made and no task could use it.
+    report = run_tool_tests(_retail_with(NEVER_ALLOWED, tmp_path), seed=0)
+    doomed = _result(report, "refund_negative_credit")
+    assert not doomed.admitted
+    assert (doomed.valid_successes, doomed.valid_calls > 0) == (0, True)
+    assert doomed.reason == (
+        f"none of {doomed.valid_calls} valid calls succeeded: precondition 'customer.store_credit < 0' "
+        '("The store credit is not negative.") is false for every value its fields and arguments can take'
+    )
+    assert doomed.failing_example is not None
+    assert set(doomed.failing_example) == {"customer_id"}
+    assert "refund_negative_credit" not in report.admitted()
+
+
+def test_a_write_tool_whose_precondition_never_evaluates_is_excluded_with_the_evaluation_error(
+    tmp_path: Path,
+) -> None:
+    report = run_tool_tests(_retail_with(NEVER_EVALUATES, tmp_path), seed=0)
+    doomed = _result(report, "refund_negative_credit")
+    assert not doomed.admitted
+    assert doomed.reason.startswith(
+        f"none of {doomed.valid_calls} valid calls succeeded: precondition 'days_between(customer.email, today) > 0' "
+        "fails to evaluate for every value its fields and arguments can take: cannot evaluate "
+    )
 
 
 def test_an_action_that_points_a_foreign_key_at_a_missing_record_is_excluded(
@@ -205,8 +241,10 @@ def test_an_action_that_breaks_a_check_constraint_is_excluded(tmp_path: Path) ->
     ids=["returned", "not-returned"],
 )
 def test_an_action_that_stores_text_in_a_money_column_is_excluded(tmp_path: Path, returns: str, reason: str) -> None:
-    # SQLite keeps text in a REAL column and `'lots' >= 0` holds: only the row schema catches it.
-    report = run_tool_tests(_retail_with(TEXT_CREDIT.replace("[customer]", returns), tmp_path), seed=0)
+    # SQLite keeps text in a REAL column and `'lots' >= 0` holds: past the load-time type check (which refuses
+    # this blueprint), only the row schema catches it.
+    env = _retail_with(TEXT_CREDIT.replace("[customer]", returns), tmp_path, checked=False)
+    report = run_tool_tests(env, seed=0)
     broken = _result(report, "grant_lots_of_credit")
     assert not broken.admitted
     assert broken.failing_example is not None

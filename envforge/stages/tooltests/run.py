@@ -15,6 +15,7 @@ from envforge.runtime.dispatch import LIST_LIMIT_DEFAULT
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.stages.tooltests.arguments import Known, draw_examples, invalid_arguments, valid_arguments
+from envforge.stages.tooltests.satisfiable import Verdict, action_rules, never_holds, refusing_rules
 
 Phase = Literal["valid", "invalid"]
 UNIQUE_MARK = "must be unique"
@@ -121,34 +122,49 @@ class ToolTester:
         ]
         counts = {"valid": 0, "invalid": 0}
         successes = 0
+        refusals: list[dict[str, Any]] = []
+
+        def result(reason: str, example: dict[str, Any] | None = None, *, admitted: bool = False) -> ToolTestResult:
+            return ToolTestResult(
+                tool=tool.name,
+                kind=tool.kind,
+                admitted=admitted,
+                reason=_one_line(reason),
+                failing_example=example,
+                valid_calls=counts["valid"],
+                valid_successes=successes,
+                invalid_calls=counts["invalid"],
+            )
+
         for phase, args in calls:
             counts[phase] += 1
             try:
-                succeeded = self._call(tool, args, phase)
+                refusal = self._call(tool, args, phase)
             except BrokenToolError as failure:
-                return ToolTestResult(
-                    tool=tool.name,
-                    kind=tool.kind,
-                    admitted=False,
-                    reason=_one_line(str(failure)),
-                    failing_example=args,
-                    valid_calls=counts["valid"],
-                    valid_successes=successes,
-                    invalid_calls=counts["invalid"],
-                )
-            successes += succeeded and phase == "valid"
-        reason = ""
-        if tool.kind == "write" and successes == 0:
-            reason = f"admitted; no successful call found in {counts['valid']} tries"
-        return ToolTestResult(
-            tool=tool.name,
-            kind=tool.kind,
-            admitted=True,
-            reason=reason,
-            valid_calls=counts["valid"],
-            valid_successes=successes,
-            invalid_calls=counts["invalid"],
-        )
+                return result(str(failure), args)
+            if phase == "valid":
+                successes += refusal is None
+                refusals += [] if refusal is None else [refusal]
+        if tool.kind != "write" or successes > 0:
+            return result("", admitted=True)
+        # A tool whose every valid call was refused stays in unless a rule that refused it can never hold.
+        valid = [args for phase, args in calls if phase == "valid"]
+        doomed = self.doomed(tool, refusals, valid)
+        if doomed is not None:
+            return result(f"none of {counts['valid']} valid calls succeeded: {doomed.describe()}", valid[0])
+        return result(f"admitted; no successful call found in {counts['valid']} tries", admitted=True)
+
+    def doomed(self, tool: ToolSpec, refusals: list[dict[str, Any]], valid: list[dict[str, Any]]) -> Verdict | None:
+        """The first rule that refused the tool's valid calls and holds for no value at all, if one does."""
+        blueprint = self.env.blueprint
+        action = next((action for action in blueprint.actions if action.name == tool.name), None)
+        if action is None:
+            return None
+        for rule in refusing_rules(action_rules(blueprint, action), refusals):
+            verdict = never_holds(rule, action, blueprint, self.rows, valid)
+            if verdict is not None:
+                return verdict
+        return None
 
     def expect(self, tool: ToolSpec, args: dict[str, Any]) -> Expectation:
         """What the call may do, judged from the schema and the initial state alone."""
@@ -170,7 +186,8 @@ class ToolTester:
             return Expectation("must", frozenset()) if found else Expectation("never", frozenset({"not_found"}))
         return Expectation("may", WRITE_REFUSALS)
 
-    def _call(self, tool: ToolSpec, args: dict[str, Any], phase: Phase) -> bool:
+    def _call(self, tool: ToolSpec, args: dict[str, Any], phase: Phase) -> dict[str, Any] | None:
+        """Make one call: None when it succeeded, its error when it was rightly refused; raises BrokenToolError."""
         expectation = self.expect(tool, args)
         self.session.reset()
         try:
@@ -184,7 +201,7 @@ class ToolTester:
                 raise BrokenToolError(f"{phase} call returned {code}: {message}")
             if self.session.history().writes:  # the store logs every row write, whoever issued it
                 raise BrokenToolError(f"{phase} call was refused with {code} but changed the state")
-            return False
+            return dict(error)
         if expectation.success == "never":
             raise BrokenToolError(f"{phase} call succeeded but should have been refused")
         self._check_result(tool, args, result)
@@ -193,7 +210,7 @@ class ToolTester:
                 raise BrokenToolError("READ call changed the state")
         else:
             self._check_state(tool)
-        return True
+        return None
 
     def _check_result(self, tool: ToolSpec, args: dict[str, Any], result: dict[str, Any]) -> None:
         error = best_match(self.returns[tool.name].iter_errors(result))
