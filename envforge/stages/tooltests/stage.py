@@ -32,4 +32,4 @@ def build(inputs: ToolTestInputs, config: GenerateConfig) -> ToolTestArtifact:
     return ToolTestArtifact(report=run_isolated(env, seed=config.seed))
 
 
-STAGE = declare_stage("tooltests", 4, build, config_fields=("seed",))
+STAGE = declare_stage("tooltests", 5, build, config_fields=("seed",))
