@@ -20,11 +20,11 @@ def check_domain(domain: str) -> None:
     try:
         TypeAdapter(Identifier).validate_python(domain)
     except ValidationError:
-        words = re.sub(r"[^a-z0-9]+", "_", domain.lower()).strip("_")[:63]
-        suggestion = words if words[:1].isalpha() else f"my_{words}"[:63]
+        words = re.sub(r"[^a-z0-9]+", "_", domain.lower()).strip("_") or "domain"
+        suggestion = (words if words[0].isalpha() else f"my_{words}")[:63]
         raise UserInputError(
             f"'{domain}' is not a valid domain name: use lower_snake_case, a letter first, at most 63 characters "
-            f"(e.g. '{suggestion or 'my_domain'}')"
+            f"(e.g. '{suggestion}')"
         ) from None
 
 
