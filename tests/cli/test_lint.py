@@ -25,7 +25,7 @@ def test_lint_on_a_shipped_blueprint_passes_the_static_checks_and_reaches_every_
         "library: envforge/library-v0: static checks passed (entities 8, relations 9, actions 12"
     )
     assert lines[1].startswith("dry run (1000 rows, seed 0, ")
-    assert "40 of 40 tasks accepted" in lines[1]
+    assert "150 of 150 tasks accepted" in lines[1]
     actions = [action.name for action in load_blueprint(REPO / "blueprints" / "library.yaml").actions]
     reached = [line.split(":")[0].strip() for line in lines[2:-1]]
     assert reached == actions

@@ -12,7 +12,7 @@ from envforge.cli.options import AsJson, Rows, Seed, Tasks
 def lint(
     blueprint: Annotated[str, typer.Argument(help="Blueprint YAML file, or a shipped name such as 'retail'.")],
     rows: Rows = 1000,
-    tasks: Tasks = 40,
+    tasks: Tasks = 150,
     seed: Seed = 0,
     coverage: Annotated[
         bool, typer.Option("--coverage/--no-coverage", help="Dry-run the stages up to the verifier gate.")
