@@ -1,7 +1,8 @@
-"""The coverage dry run: the stages up to the verifier gate, with small counts, in a scratch folder.
+"""The coverage dry run: the stages up to the verifier gate, in a scratch folder.
 
-It answers what a full `generate` would warn about (WRITE actions no task makes, tools the tool tests
-exclude, tasks the gate drops) without building the apps, the UI tasks or the package.
+With the same rows, tasks and seed, these stages compute what `generate` computes, so the dry run answers
+what a full `generate` would warn about (WRITE actions no task makes, tools the tool tests exclude, tasks
+the gate drops, a shortfall) without building the apps, the UI tasks or the package.
 """
 
 from __future__ import annotations
