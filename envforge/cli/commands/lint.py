@@ -20,9 +20,9 @@ def lint(
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when there are warnings.")] = False,
     as_json: AsJson = False,
 ) -> None:
-    """Check a blueprint: every static check `generate` runs, then a dry run of the stages up to the verifier
-    gate (small counts, a scratch folder) that names each WRITE action no task makes and why. A broken blueprint
-    is one line and exit 2; warnings exit 0 (1 with --strict)."""
+    """Check a blueprint without building a package: every static check, then a dry run of the stages up to the
+    verifier gate (generate's counts, a scratch folder) naming each WRITE action no task makes and why. Exit 2 on
+    a broken blueprint; warnings exit 0, or 1 with --strict."""
     from envforge.cli.blueprints import resolve_blueprint
     from envforge.cli.output import print_lint
     from envforge.lint.run import lint_blueprint
