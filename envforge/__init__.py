@@ -15,7 +15,8 @@ Layout, lowest layer first; a package imports only from layers above it in this 
   whose fields are named for the stages that make them), `artifact.py` its output. A stage imports of
   another stage only its `artifact` module. `stages/registry.py` assembles the DAG; `stages/generate.py`
   runs it for a blueprint and publishes the package.
-- `llm/`, `users/`, `rollout/`, `synthesis/`, `validators/`, `export/`, `adapters/`, `bench/`, `serving/`.
+- `llm/`, `users/`, `rollout/`, `synthesis/`, `validators/`, `export/`, `adapters/`, `bench/`, `serving/`, `lint/`
+  (a blueprint's static checks and a dry run of the stages up to the verifier gate).
 - `cli/`: `app.py` registers one module per command (`cli/commands/`); the only layer that prints.
 
 Where each part of an app screen lives: the `envforge.runtime.apps` docstring.

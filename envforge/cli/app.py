@@ -14,6 +14,8 @@ from envforge.cli.commands.bench import bench
 from envforge.cli.commands.check import check
 from envforge.cli.commands.export import export
 from envforge.cli.commands.generate import generate
+from envforge.cli.commands.lint import lint
+from envforge.cli.commands.new import new
 from envforge.cli.commands.reverify import reverify
 from envforge.cli.commands.rollout import rollout
 from envforge.cli.commands.run_task import run_task_command
@@ -43,6 +45,8 @@ def options(
 
 
 COMMANDS: dict[str, Callable[..., None]] = {
+    "new": new,
+    "lint": lint,
     "generate": generate,
     "batch": batch,
     "run-task": run_task_command,

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from envforge.export.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.ir.verification import RolloutSummary, UIReplaySummary
+    from envforge.lint.report import LintReport
     from envforge.pipeline.runner import StageResult
     from envforge.rollout.reverify import ReverifyReport
     from envforge.rollout.trajectory import Trajectory
@@ -181,6 +182,14 @@ def print_bench(report: BenchReport, *, as_json: bool) -> None:
     for row in report.rows:
         table.add_row(*row.cells())
     stdout.print(table)
+
+
+def print_lint(report: LintReport, *, as_json: bool) -> None:
+    if as_json:
+        _json(report.as_dict())
+        return
+    for line in report.lines():
+        stdout.print(Text(line), soft_wrap=True)
 
 
 def print_checks(env_id: str, results: list[CheckResult], *, as_json: bool) -> None:
