@@ -60,7 +60,8 @@ def test_lint_on_a_broken_blueprint_exits_2_with_one_located_line(tmp_path: Path
     assert result.returncode == 2
     assert error_line(result.stdout, result.stderr) == (
         f"{path}:{line_of(broken, 'count(booking)')}: actions[0].effects[1].set.open_bookings: "
-        "unknown function 'count' in 'count(booking)'; did you mean 'round'?"
+        "unknown function 'count' in 'count(booking)'; expressions have no aggregates; keep a stored counter and increment "
+        "it in the action's effects"
     )
 
 

@@ -46,7 +46,11 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
         for row in rows:
             assert set(row) == {"data_source", "prompt", "ability", "reward_model", "extra_info"}
             assert row["data_source"].startswith("envforge/") and row["ability"] == "tool_use"
-            assert [message["role"] for message in row["prompt"]] == ["system", "user"]
+            # The request, then (when the task holds something back) the agent's question and the user's answer.
+            assert [message["role"] for message in row["prompt"]] in (
+                ["system", "user"],
+                ["system", "user", "assistant", "user"],
+            )
             assert row["reward_model"] == {"style": "rule", "ground_truth": row["extra_info"]["task_id"]}
             assert row["extra_info"]["split"] == split and row["extra_info"]["env_module"].startswith("envforge_env_")
             if domain != "suite":

@@ -24,10 +24,10 @@ PRODUCT_RULE = """  - id: only_free_products
     require: product.price < 0
     seed_by: product_id
 """
-STATUS_RULE = """  - id: orders_are_lost
-    text: Every order is lost.
+STATUS_RULE = """  - id: orders_in_two_states
+    text: Every order is both pending and delivered.
     entity: order
-    require: "order.status == 'lost'"
+    require: "order.status == 'pending' and order.status == 'delivered'"
     seed_by: status
 """
 
@@ -79,7 +79,7 @@ def test_retail_totals_delivery_dates_and_returns_agree_when_read_with_sql() -> 
         (
             STATUS_RULE,
             "order",
-            "invariant 'orders_are_lost' cannot hold for order {key}: 200 draws of 'status' never satisfied it; let "
+            "invariant 'orders_in_two_states' cannot hold for order {key}: 200 draws of 'status' never satisfied it; let "
             "the generator of 'order.status' make values for which it holds, or relax its 'require'",
         ),
     ],
