@@ -16,17 +16,17 @@ from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'city': 'Melissachester',
+    {'expected_calls': [{'arguments': {'city': 'New Jessica',
                                        'customer_id': 'CUS-245347',
                                        'label': 'work',
-                                       'postal_code': '71628',
-                                       'street': '17975 Kathy Spurs Suite 004'},
+                                       'postal_code': '28568',
+                                       'street': '303 Haynes Curve Suite 925'},
                          'tool': 'add_address'}],
-     'expected_changes': [{'after': {'city': 'Melissachester',
+     'expected_changes': [{'after': {'city': 'New Jessica',
                                      'customer_id': 'CUS-245347',
                                      'label': 'work',
-                                     'postal_code': '71628',
-                                     'street': '17975 Kathy Spurs Suite 004'},
+                                     'postal_code': '28568',
+                                     'street': '303 Haynes Curve Suite 925'},
                            'before': None,
                            'entity': 'address',
                            'key': None}],

@@ -15,9 +15,9 @@ from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'customer_id': 'CUS-245347', 'email': 'fmartinez@example.com'},
+    {'expected_calls': [{'arguments': {'customer_id': 'CUS-245347', 'email': 'bstrickland@example.com'},
                          'tool': 'update_email'}],
-     'expected_changes': [{'after': {'email': 'fmartinez@example.com'},
+     'expected_changes': [{'after': {'email': 'bstrickland@example.com'},
                            'before': {'email': 'cassandrajones@example.net'},
                            'entity': 'customer',
                            'key': 'CUS-245347'}],

@@ -1,6 +1,7 @@
 """Verifier of task retail-0017 (write).
 
-Hi. I'm Heather Stephens. Could you add an address to my account for me?
+Hi. I'm Heather Stephens, and my email is csmith@example.com. Could you add an address to my
+account for me?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -13,17 +14,17 @@ from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'city': 'Lake Barbara',
+    {'expected_calls': [{'arguments': {'city': 'Mitchellview',
                                        'customer_id': 'CUS-100725',
                                        'label': 'home',
-                                       'postal_code': '12099',
-                                       'street': '07996 Carpenter Fall Apt. 846'},
+                                       'postal_code': '23019',
+                                       'street': '1646 Justin Orchard'},
                          'tool': 'add_address'}],
-     'expected_changes': [{'after': {'city': 'Lake Barbara',
+     'expected_changes': [{'after': {'city': 'Mitchellview',
                                      'customer_id': 'CUS-100725',
                                      'label': 'home',
-                                     'postal_code': '12099',
-                                     'street': '07996 Carpenter Fall Apt. 846'},
+                                     'postal_code': '23019',
+                                     'street': '1646 Justin Orchard'},
                            'before': None,
                            'entity': 'address',
                            'key': None}],
