@@ -87,16 +87,20 @@ class PickerSource:
         action = compile_actions(self.env).get(tool)
         owned = {name for name, _ in action.owned} if action is not None else set()
         others_by_key = mine_only and field.name not in owned
+        found = self._by_key(entity, query, labels, mine_only, others_by_key) if query else None
+        if found is not None and found not in matching:
+            matching = [found, *matching]
         shown = matching[:PICKER_LIMIT]
-        listed = {label.key for label in shown}
-        found = [self._by_key(entity, key, labels, mine_only, others_by_key) for key in (query, value) if key]
-        extra = [label for label in found if label is not None and label.key not in listed]
+        # The row chosen so far stays listed whatever the search shows, so a re-shown form keeps it.
+        kept = self._by_key(entity, value, labels, mine_only, others_by_key) if value else None
+        if kept is not None and kept not in shown:
+            shown = [kept, *shown]
         spec = next(item for item in self.env.blueprint.entities if item.name == entity)
         return Picker(
             field=field.name,
             noun=humanize(entity),
             plural=humanize(spec.plural or f"{entity}s"),
-            choices=tuple(dict.fromkeys([*extra, *shown])),
+            choices=tuple(shown),
             matching=len(matching),
             key_label=humanize(self.env.entities[entity].key),
             person=humanize(self.env.blueprint.person),

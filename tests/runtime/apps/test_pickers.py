@@ -111,6 +111,7 @@ def test_another_persons_row_is_found_only_by_its_exact_key_and_shows_nothing_of
     by_key = source.pickers(transfer, {}, {"to_account_id": theirs})["to_account_id"]
     (found,) = [choice for choice in by_key.choices if choice.key == theirs]
     assert found.text == f"Another customer's account ({theirs})" and found.details == ()
+    assert by_key.matching == 1, "found by its key, it is what the search matched"
     assert nickname not in found.text
     by_words = source.pickers(transfer, {}, {"to_account_id": nickname})["to_account_id"]
     assert theirs not in {choice.key for choice in by_words.choices}

@@ -498,6 +498,9 @@ def test_a_record_field_is_a_picker_of_rows_in_words_that_submits_their_keys(
     # the search sends the form's values back with a GET: nothing typed so far is lost, nothing is submitted
     assert button.attrs["formmethod"] == "get" and form_of(button) is form_of(searched.testid("field-address_id"))
     assert "Showing 2 of 120 addresses that match" in searched.all(id="help-address_id")[0].all_text()
+    narrowed = Picker("address_id", "address", "addresses", choices[:1], 1, "address id", "customer", query="Main")
+    found = render(app, "action.html", {**context, "pickers": {"address_id": narrowed}})
+    assert "1 address matches “Main”." in found.all(id="help-address_id")[0].all_text()
     confirm = render(
         app, "action.html", {**context, "confirm": True, "form": form.model_copy(update={"destructive": True})}
     )
