@@ -27,7 +27,7 @@ class UIStep(IRModel):
     target: str
     """The element's `data-testid`."""
     value: str | None = None
-    """What `fill` types or `select` picks."""
+    """What `fill` types or `select` picks: an option's value, or a picker's row by its label."""
     navigates: bool = False
     """The click loads another page (a link or a form submit), so a replay waits for it."""
 

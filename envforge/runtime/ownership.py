@@ -29,6 +29,8 @@ class OwnerQuery:
     """The first row of `:owner` other than `:key`; None for the person entity (each person owns only itself)."""
     others_sql: str = ""
     """The first row whose owner is someone other than `:person`."""
+    owned_sql: str = ""
+    """The whole rows `:owner` owns, in key order, at most `:limit` of them."""
 
     def owner(self, connection: sqlite3.Connection, key: Any) -> object:
         """The person key; None when the chain breaks on an empty foreign key; NOBODY for a missing row."""
@@ -49,6 +51,10 @@ class OwnerQuery:
         row = connection.execute(self.others_sql, {"person": person}).fetchone()
         return None if row is None else row[0]
 
+    def owned(self, connection: sqlite3.Connection, owner: str, limit: int) -> list[dict[str, Any]]:
+        """Up to `limit` rows `owner` owns, in key order."""
+        return [dict(row) for row in connection.execute(self.owned_sql, {"owner": owner, "limit": limit})]
+
 
 def compile_owner_queries(env: Environment) -> dict[str, OwnerQuery]:
     """One query per entity whose rows belong to a person; shared by the environment's sessions."""
@@ -58,7 +64,9 @@ def compile_owner_queries(env: Environment) -> dict[str, OwnerQuery]:
         for entity, path in owner_paths(env.blueprint).items():
             steps = [(r.field, r.parent) for r in path]
             sibling, others = _first_rows_sql(env, entity, steps)
-            compiled[entity] = OwnerQuery(entity, _sql(env, entity, steps), sibling, others)
+            compiled[entity] = OwnerQuery(
+                entity, _sql(env, entity, steps), sibling, others, _owned_sql(env, entity, steps)
+            )
         env.compiled["owners"] = compiled
     return compiled
 
@@ -101,6 +109,19 @@ def _first_rows_sql(env: Environment, entity: str, path: list[tuple[str, str]]) 
     sibling = select(key).select_from(joined).where(person == bindparam("owner"), key != bindparam("key"))
     others = select(key).select_from(joined).where(person.is_not(None), person != bindparam("person"))
     return _first(sibling.order_by(key)), _first(others.order_by(key))
+
+
+def _owned_sql(env: Environment, entity: str, path: list[tuple[str, str]]) -> str:
+    """The rows of `:owner`, in key order; inner joins, as for `_first_rows_sql`."""
+    table = env.entities[entity].statements.table
+    key = table.c[env.entities[entity].key]
+    if not path:
+        query = select(table).where(key == bindparam("owner"))
+    else:
+        joined, person = _joined(env, entity, path, outer=False)
+        query = select(table).select_from(joined).where(person == bindparam("owner")).order_by(key)
+    # A literal LIMIT placeholder, as in `_first`: SQLAlchemy would name the parameter itself.
+    return f"{query.compile(dialect=_DIALECT)} LIMIT :limit"
 
 
 def _first(query: Select[Any]) -> str:

@@ -2,13 +2,15 @@
 
 Crawls the real app server over HTTP (in process): each list screen renders with its search controls,
 each action is linked from the detail screen of a record it acts on, and its form shows every parameter
-as a labelled input.
+as a labelled input (a parameter that takes a row as a labelled picker of labelled choices).
 """
 
 from __future__ import annotations
 
-import re
+from typing import cast
 
+import lxml.html
+from lxml.html import HtmlElement
 from starlette.testclient import TestClient
 
 from envforge.runtime.apps.server import APPS, AppServer
@@ -16,17 +18,25 @@ from envforge.runtime.episode import load_package as load_env_package
 from envforge.validators.loaded_package import LoadedPackage
 from envforge.validators.results import ConformanceError
 
-_LABEL_FOR = re.compile(r'<label[^>]*\sfor="([^"]+)"')
-_INPUT_ID = re.compile(r'<(?:input|select|textarea)[^>]*\sid="([^"]+)"[^>]*\sdata-testid="field-([^"]+)"')
-_INPUT_ID_AFTER = re.compile(r'<(?:input|select|textarea)[^>]*\sdata-testid="field-([^"]+)"[^>]*\sid="([^"]+)"')
+CONTROLS = ("input", "select", "textarea")
 
 
 def _labelled_fields(page: str) -> set[str]:
-    """Names of the form fields whose input has a `<label for>` pointing at it."""
-    labels = set(_LABEL_FOR.findall(page))
-    pairs = {(ident, name) for ident, name in _INPUT_ID.findall(page)}
-    pairs |= {(ident, name) for name, ident in _INPUT_ID_AFTER.findall(page)}
-    return {name for ident, name in pairs if ident in labels}
+    """Names of the form fields a person can tell by their label: an input with a `<label for>` pointing at it, or
+    a picker (a radio group named by its legend) whose every choice has one."""
+    root = lxml.html.document_fromstring(page)
+    labels = {label.get("for") for label in root.iter("label")}
+    named = set()
+    for node in cast(list[HtmlElement], root.xpath('//*[starts-with(@data-testid, "field-")]')):
+        name = str(node.get("data-testid")).removeprefix("field-")
+        if node.tag in CONTROLS and node.get("id") in labels:
+            named.add(name)
+        elif node.get("role") == "radiogroup":
+            legend = cast(list[HtmlElement], root.xpath("//*[@id=$id]", id=node.get("aria-labelledby", "")))
+            radios = [radio for radio in node.iter("input") if radio.get("type") == "radio"]
+            if legend and legend[0].text_content().strip() and all(radio.get("id") in labels for radio in radios):
+                named.add(name)
+    return named
 
 
 def _crawl(server: AppServer) -> tuple[list[str], int]:

@@ -3,7 +3,8 @@
 For every UI task: the verifier fails on the initial state, passes after the golden path is clicked
 through in a real browser, and fails after a no-op run (the app opened, nothing done). Along the way no
 page may log a console error, throw, or fail a request, and no success message may show after a step that
-wrote nothing. The first task of each app also leaves screenshots of the app's main screens.
+wrote nothing. One task of each app (one that picks a row in a form, where there is one) also leaves screenshots
+of the app's main screens.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from statistics import median
 from typing import TYPE_CHECKING
 
+from envforge.ir.apps import AppSpec
 from envforge.ir.tasks import RunHistory, Transcript
 from envforge.ir.uitasks import UI_DROPPED_FILE, AppKind, UIDrop, UIStep, UITask
 from envforge.ir.verification import UIReplayApp, UIReplaySummary, ValidationReport
@@ -168,6 +170,23 @@ def replayers(package: EnvPackage, apps: tuple[AppKind, ...]) -> Iterator[dict[A
         yield opened
 
 
+def _first_form_picks(steps: list[UIStep], pickers: set[str]) -> bool:
+    """The first form the steps open (the one the form screenshot shows) has a row picked in it."""
+    targets = [step.target for step in steps]
+    start = next((index for index, target in enumerate(targets) if target.startswith("action-")), len(targets))
+    end = next((index for index in range(start, len(targets)) if targets[index] == "submit"), len(targets))
+    return any(target in pickers for target in targets[start:end])
+
+
+def _shot_task(tasks: list[UITask], spec: AppSpec) -> UITask | None:
+    """The task whose screens the screenshots show: one whose first form picks a row where there is one (so the
+    form screenshot shows a picker), else the first that changes something, else the first."""
+    pickers = {f"field-{field.name}" for form in spec.actions for field in form.fields if field.input == "record"}
+    writes = [task for task in tasks if not task.answers]
+    picking = [task for task in writes if _first_form_picks(task.steps, pickers)]
+    return next(iter(picking or writes or tasks), None)
+
+
 def _replay_app(
     package: EnvPackage,
     app: AppKind,
@@ -179,7 +198,7 @@ def _replay_app(
     with replayers(package, (app,)) as opened:
         replayer = opened[app]
         browser = replayer.context.browser
-        shot_task = next((task for task in tasks if not task.answers), tasks[0] if tasks else None)
+        shot_task = _shot_task(tasks, replayer.server.pages.spec)
         for task in tasks:
             shots = None
             if screenshots is not None and task is shot_task:

@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from envforge.ir.apps import AppSpec
 from envforge.ir.tasks import RunHistory, ToolCall, Transcript
 from envforge.ir.uitasks import UIDrop
+from envforge.runtime.apps import pickers as pickers_module
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
 from envforge.runtime.episode import load_package
@@ -24,7 +25,7 @@ from tests.conftest import BLUEPRINTS, TEST_TASKS
 DOMAINS = [path.stem for path in BLUEPRINTS]
 STABLE_TARGETS = (
     "nav-", "home-", "find-", "search-", "row-", "action-", "field-", "open-actions", "submit", "confirm",
-    "next-page", "value-", "result-count",
+    "next-page", "value-", "result-count", "pick-",
 )  # fmt: skip
 
 
@@ -155,3 +156,66 @@ def test_the_page_model_refuses_what_a_browser_could_not_do(packages: dict[str, 
             page.select("search-submit", "x")
         assert [step.target for step in page.steps] == [f"nav-{spec.navigation[0]}"]
         assert page.path == f"/e/{episode.token}/{spec.navigation[0]}/"
+
+
+def _record_fields(spec: AppSpec) -> dict[str, set[str]]:
+    """Tool -> its form's fields that take a row (pickers)."""
+    return {form.tool: {field.name for field in form.fields if field.input == "record"} for form in spec.actions}
+
+
+def test_a_golden_path_picks_a_row_by_the_label_a_person_reads_not_by_typing_its_key(
+    packages: dict[str, Path],
+) -> None:
+    path = packages["banking"]
+    package = load_package(path)
+    pickers = _record_fields(AppSpec.model_validate_json((path / "apps/app.json").read_bytes()))
+    picked = 0
+    for ui in load_ui_tasks(path):
+        task = package.task(ui.task_id)
+        keys = {
+            str(value)
+            for call in task.oracle
+            for name, value in call.arguments.items()
+            if name in pickers.get(call.name, set())
+        }
+        for step in ui.steps:
+            if step.target.removeprefix("field-") in {name for names in pickers.values() for name in names}:
+                assert step.action == "select", step
+                assert step.value is not None and step.value not in keys and step.value.endswith(")"), step
+                assert step.value.rsplit("(", 1)[1].rstrip(")") in keys
+                picked += 1
+    assert picked, "no banking UI task fills a field that takes a row"
+
+
+def test_a_row_past_the_pickers_limit_is_searched_for_then_picked_by_label(
+    packages: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = packages["banking"]
+    package = load_package(path)
+    monkeypatch.setattr(pickers_module, "PICKER_LIMIT", 1)
+    pickers = _record_fields(AppSpec.model_validate_json((path / "apps/app.json").read_bytes()))
+    tasks = [
+        package.task(t)
+        for t in package.task_ids
+        if any(set(call.arguments) & pickers.get(call.name, set()) for call in package.task(t).oracle)
+    ]
+    searched = 0
+    for kind in ("web", "phone"):
+        server = AppServer(package, kind)
+        with TestClient(server.app()) as client:
+            for task in tasks:
+                try:
+                    steps, episode, answer = build_path(server, kind, client, task)
+                except UnbuildableError as error:
+                    assert error.reason not in ("not_offered", "missing_element"), error
+                    continue
+                verdict = package.verify(task.id, episode.session.history(), episode.transcript(answer))
+                assert verdict.passed, (task.id, kind, verdict.reasons)
+                targets = [step.target for step in steps]
+                for index, target in enumerate(targets):
+                    if target.startswith("pick-search-"):
+                        field = target.removeprefix("pick-search-")
+                        assert steps[index - 1].action == "fill" and steps[index - 1].target == f"pick-{field}"
+                        assert f"field-{field}" in targets[index + 1 :]
+                        searched += 1
+    assert searched, "with one row listed per picker, some path has to search"

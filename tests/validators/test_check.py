@@ -255,3 +255,17 @@ def test_a_state_whose_order_total_was_edited_fails_the_invariant_check_naming_t
         f"order_total_is_sum_of_lines: 1 order row breaks it (e.g. {order}): An order's total is the sum of unit "
         "price times quantity over its lines that are not cancelled.",
     )
+
+
+def test_a_picker_whose_choices_lost_their_labels_fails_reachability(retail_package: Path, tmp_path: Path) -> None:
+    package = copy_package(retail_package, tmp_path)
+    shared = package / "apps" / "shared" / "_ui.html"
+    shared.write_text(
+        shared.read_text().replace('<label for="{{ id }}" class="pick-card">', '<label class="pick-card">')
+    )
+    with pytest.raises(ConformanceError) as failure:
+        check_app_reachability(load_package(package, sample=3))
+    for app in ("web", "phone"):
+        assert f"{app}: the update_shipping_address form lacks labelled inputs for ['address_id']" in (
+            failure.value.problems
+        )

@@ -3,7 +3,8 @@
 One `page.evaluate` walks the rendered elements in document order. Each interactive one gets a number,
 stamped on it as `data-ef-id` so an action can name it, and a line such as `[5] textbox "Email" required`.
 Headings, status and alert messages, paragraphs, table columns and a record's `dt: dd` rows give the
-context. The numbers are renewed on every call: an id means the element of the latest text only.
+context; a picker's radio choices follow a `radiogroup` line, each named by its row's whole label. The numbers are
+renewed on every call: an id means the element of the latest text only.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ _AXTREE_JS = r"""
   const INTERACTIVE = "a[href], button, input, select, textarea, summary, [role=button], [tabindex]";
   const NATIVE = "a[href], button, input, select, textarea, summary";
   const CAP = 80;
+  // A picker's choice is told apart by its key, at the end of its label: never cut it off.
+  const CHOICE_CAP = 200;
   const OPTIONS_CAP = 20;
   const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
-  const capped = (text) => (text.length > CAP ? text.slice(0, CAP - 1) + "…" : text);
-  const quoted = (text) => JSON.stringify(capped(clean(text)));
+  const capped = (text, cap = CAP) => (text.length > cap ? text.slice(0, cap - 1) + "…" : text);
+  const quoted = (text, cap = CAP) => JSON.stringify(capped(clean(text), cap));
   const shown = (el) =>
     el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) &&
     el.getClientRects().length > 0;
@@ -71,7 +74,7 @@ _AXTREE_JS = r"""
 
   const describe = (el, id) => {
     const role = roleOf(el);
-    let line = `[${id}] ${role} ${quoted(nameOf(el))}`;
+    let line = `[${id}] ${role} ${quoted(nameOf(el), role === "radio" ? CHOICE_CAP : CAP)}`;
     const tag = el.tagName.toLowerCase();
     if (tag === "input" && role === "textbox" && !["text", "search", "email"].includes(el.type)) line += ` type=${el.type}`;
     if ((tag === "input" && role === "textbox") || tag === "textarea") {
@@ -123,7 +126,9 @@ _AXTREE_JS = r"""
     if (coveredUntil || !shown(el)) continue;
     const tag = el.tagName.toLowerCase();
     const role = el.getAttribute("role");
-    if (/^h[1-6]$/.test(tag) || role === "heading") {
+    if (role === "radiogroup") {
+      lines.push(`radiogroup ${quoted(nameOf(el))}`);
+    } else if (/^h[1-6]$/.test(tag) || role === "heading") {
       lines.push(`heading ${quoted(textOf(el))}`);
     } else if (role === "status" || role === "alert") {
       lines.push(`${role} ${quoted(textOf(el))}`);

@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from envforge.ir.apps import ActionForm, AppSpec, ListScreen
 from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.forms import error_messages, form_arguments, read_arguments
+from envforge.runtime.apps.pickers import PickerSource, picker_queries
 from envforge.runtime.environment import Environment
 
 PAGE_SIZE = 20
@@ -148,7 +149,9 @@ class Pages:
         entity: str,
         key: str | None,
         submitted: Mapping[str, str] | None,
+        query: Mapping[str, str] | None = None,
     ) -> Response:
+        """An action form: shown (prefilled from `query`, as a picker's search sends it), or `submitted`."""
         form = next((item for item in self.spec.actions if item.tool == tool and item.entity == entity), None)
         if form is None or (form.record_param is None) != (key is None):
             return self.message(episode, base, "Not found", "There is no such action here.")
@@ -160,12 +163,15 @@ class Pages:
         post_url = f"{base}/{entity}/{quote(key)}/do/{tool}" if key is not None else f"{base}/{entity}/new/{tool}"
         context: dict[str, Any] = {"form": form, "record": record, "post_url": post_url, "current": entity}
         if submitted is None:
-            return self._form(episode, base, context, {}, {}, None, confirm=False)
-        values = {name: value for name, value in submitted.items() if name != "confirmed"}
+            shown = {f.name: query[f.name] for f in form.fields if query is not None and f.name in query}
+            return self._form(episode, base, context, shown, {}, None, confirm=False, searches=query or {})
+        values = {f.name: submitted[f.name] for f in form.fields if f.name in submitted}
         parameters = self.env.tools[tool].parameters
         read = form_arguments(form, values, parameters)
         if read.errors:
-            return self._form(episode, base, context, values, read.errors, None, confirm=False, status=422)
+            return self._form(
+                episode, base, context, values, read.errors, None, confirm=False, status=422, searches=submitted
+            )
         if form.destructive and submitted.get("confirmed") != "yes":
             return self._form(episode, base, context, values, {}, None, confirm=True)
         arguments = dict(read.arguments)
@@ -174,7 +180,9 @@ class Pages:
         ok, result = self._call(episode, tool, arguments)
         if not ok:
             errors, message = error_messages(result, {field.name for field in form.fields})
-            return self._form(episode, base, context, values, errors, message, confirm=False, status=422)
+            return self._form(
+                episode, base, context, values, errors, message, confirm=False, status=422, searches=submitted
+            )
         # The success line lives on the server, set only here, after the call returned ok: no URL can fake it.
         episode.flash = f"{form.title}: done."
         target = f"{base}/{entity}/{quote(key)}" if key is not None else f"{base}/{entity}/"
@@ -191,8 +199,11 @@ class Pages:
         *,
         confirm: bool,
         status: int = 200,
+        searches: Mapping[str, str] | None = None,
     ) -> Response:
         form: ActionForm = context["form"]
+        queries = picker_queries(form, searches or {})
+        pickers = PickerSource(self.env, episode.session).pickers(form, values, queries)
         return self._render(
             "action.html",
             episode,
@@ -203,6 +214,6 @@ class Pages:
             errors=dict(errors),
             error=error,
             confirm=confirm,
-            choices={},
+            pickers=pickers,
             **context,
         )

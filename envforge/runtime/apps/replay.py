@@ -35,7 +35,11 @@ def run_step(page: Page, step: UIStep, timeout_ms: int = STEP_TIMEOUT_MS) -> str
     if step.action == "fill":
         element.fill(step.value or "", timeout=timeout_ms)
     elif step.action == "select":
-        element.select_option(step.value or "", timeout=timeout_ms)
+        if element.evaluate("node => node.tagName", timeout=timeout_ms) == "SELECT":
+            element.select_option(step.value or "", timeout=timeout_ms)
+        else:
+            # A picker, a group of radios: the one whose accessible name is the row's label.
+            element.get_by_role("radio", name=step.value or "", exact=True).check(timeout=timeout_ms)
     elif step.action == "check":
         element.check(timeout=timeout_ms)
     elif step.action == "uncheck":

@@ -88,7 +88,7 @@ class AppSite:
                 submitted = await _form(request) if request.method == "POST" else None
             except BodyTooLargeError as error:
                 return client_error(413, str(error))
-            return self.pages.action(episode, base, tool, entity, key, submitted)
+            return self.pages.action(episode, base, tool, entity, key, submitted, dict(request.query_params))
         if key is not None:
             return self.pages.detail(episode, base, entity, key)
         query = dict(request.query_params)

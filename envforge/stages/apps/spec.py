@@ -7,6 +7,8 @@ action form on the detail screen of the record it acts on.
 
 from __future__ import annotations
 
+import re
+
 from envforge.ir.apps import (
     ActionForm,
     AppSpec,
@@ -54,6 +56,8 @@ PARAM_INPUTS: dict[str, InputKind] = {
     "enum": "select",
 }
 FIELD_INPUTS: dict[str, InputKind] = {**PARAM_INPUTS, "id": "text", "ref": "record"}
+TOOL_HINT = re.compile(r"\s*\((?:see )?[^()]*\b(?:list|get|find)_[a-z0-9_]+[^()]*\)")
+"""`(see list_slots with status open)`: a pointer to a tool, for an agent; a form's picker lists the rows instead."""
 
 
 def label_of(name: str) -> str:
@@ -93,9 +97,11 @@ def _search(tool: ToolSpec, entity: OntologyEntity, refs: dict[str, str]) -> lis
 
 
 def _input(param: ParamSpec) -> FormField:
+    # A record field is a picker of rows: `Slot`, not `Slot id`.
+    name = param.name.removesuffix("_id") if param.ref else param.name
     return FormField(
         name=param.name,
-        label=label_of(param.name),
+        label=label_of(name),
         input="record" if param.ref else PARAM_INPUTS[param.type],
         required=param.required,
         options=list(param.values or []),
@@ -103,7 +109,7 @@ def _input(param: ParamSpec) -> FormField:
         minimum=param.minimum,
         maximum=param.maximum,
         max_length=param.max_length,
-        help=param.description,
+        help=TOOL_HINT.sub("", param.description),
     )
 
 

@@ -30,6 +30,8 @@ class Control:
     kind: str
     value: str
     options: list[str] = field(default_factory=list)
+    label: str = ""
+    """For a radio: its accessible name (a picker's row label)."""
     checked: bool = False
 
 
@@ -56,6 +58,8 @@ class Element:
     control: Control | None
     text: str = ""
     """The text inside it, whitespace collapsed."""
+    radios: list[Control] = field(default_factory=list)
+    """For a group of radio buttons (a picker): its radios."""
 
 
 def _control(node: HtmlElement) -> Control:
@@ -72,6 +76,8 @@ def _control(node: HtmlElement) -> Control:
             value for option, value in zip(options, control.options, strict=True) if option.get("selected") is not None
         ]
         control.value = (chosen or control.options or [""])[0]
+    elif kind == "radio":
+        control.label = node.get("aria-label", "")
     return control
 
 
@@ -96,6 +102,7 @@ def parse_page(html: str) -> dict[str, list[Element]]:
             forms.get(owner) if owner is not None else None,
             control,
             " ".join(node.text_content().split()),
+            [controls[radio] for radio in node.iter("input") if radio in controls and controls[radio].kind == "radio"],
         )
         elements.setdefault(str(node.get("data-testid")), []).append(element)
     return elements
@@ -151,8 +158,8 @@ class HttpPage:
         elif element.tag == "button" and element.form is not None:
             self.steps.append(UIStep(action="click", target=testid, navigates=True))
             form = element.form
-            action = urljoin(self.url, form.action or self.url)
-            if form.method == "post":
+            action = urljoin(self.url, element.attrs.get("formaction") or form.action or self.url)
+            if element.attrs.get("formmethod", form.method).lower() == "post":
                 self.open(action, form.encoded())
             else:
                 self.open(f"{urlsplit(action)._replace(query='').geturl()}?{form.encoded()}")
@@ -172,11 +179,24 @@ class HttpPage:
         self.steps.append(UIStep(action="fill", target=testid, value=value))
 
     def select(self, testid: str, value: str) -> None:
-        control = self._control(testid, ("select",))
-        if value not in control.options:
-            raise StepError(f"{testid!r} on {self.path} has no option {value!r}")
-        control.value = value
+        """Choose an option of a select by its value, or a radio of a group (a picker) by its label."""
+        element = self.element(testid)
+        if element.radios:
+            radio = next((radio for radio in element.radios if radio.label == value), None)
+            if radio is None:
+                raise StepError(f"{testid!r} on {self.path} has no choice {value!r}")
+            for other in element.radios:
+                other.checked = other is radio
+        else:
+            control = self._control(testid, ("select",))
+            if value not in control.options:
+                raise StepError(f"{testid!r} on {self.path} has no option {value!r}")
+            control.value = value
         self.steps.append(UIStep(action="select", target=testid, value=value))
+
+    def choices(self, testid: str) -> dict[str, str]:
+        """A picker's choices on the page: value (a row's key) -> label."""
+        return {radio.value: radio.label for radio in self.element(testid).radios}
 
     def check(self, testid: str, checked: bool) -> None:
         control = self._control(testid, ("input",))

@@ -19,6 +19,7 @@ from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.uitasks import AppKind, UIStep
 from envforge.runtime.answers import judge_answer
 from envforge.runtime.apps.episodes import AppEpisode
+from envforge.runtime.apps.pickers import PickerSource
 from envforge.runtime.apps.server import AppSite
 from envforge.stages.uitasks.http_page import HttpPage, StepError
 
@@ -231,8 +232,35 @@ class _Walk:
             value = arguments[field.name]
             if field.input == "checkbox":
                 self.page.check(f"field-{field.name}", bool(value))
+            elif field.input == "record":
+                self._pick(form.tool, field, str(value))
             else:
                 self._enter(f"field-{field.name}", field.input, value)
+
+    def _pick(self, tool: str, field: FormField, key: str) -> None:
+        """Choose a row in a record field's picker by its label, as a person reads it; search for it first when
+        the picker does not list it."""
+        testid = f"field-{field.name}"
+        if key not in self.page.choices(testid):
+            self._search(tool, field, key)
+        label = self.page.choices(testid).get(key)
+        if label is None:
+            raise UnbuildableError("not_offered", f"the {field.name} picker of {tool} does not offer {key}")
+        self.page.select(testid, label)
+
+    def _search(self, tool: str, field: FormField, key: str) -> None:
+        """Search a picker with the fewest leading words of the row's label that bring the row up (its key, last)."""
+        source = PickerSource(self.site.pages.env, self.episode.session)
+        wanted = source.picker(tool, field, key, "").choice(key)
+        if wanted is None:
+            raise UnbuildableError("not_offered", f"the {field.name} picker of {tool} does not offer {key}")
+        parts = [wanted.title, *wanted.details]
+        tries = [" ".join(parts[:count]) for count in range(1, len(parts) + 1)] + [key]
+        query = next(
+            text for text in tries if source.picker(tool, field, "", text).choice(key) is not None or text == key
+        )
+        self.page.fill(f"pick-{field.name}", query)
+        self.page.click(f"pick-search-{field.name}")
 
     # --- questions --------------------------------------------------------------------------------
 

@@ -13,6 +13,8 @@ import pytest
 
 import envforge.runtime.apps
 from envforge.ir.apps import ActionForm, AppSpec, DetailScreen, ListScreen
+from envforge.runtime.apps.labels import RowLabel
+from envforge.runtime.apps.pickers import Picker, PickerSource
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.session import Session
 from envforge.stages.apps.spec import build_app_spec
@@ -177,10 +179,11 @@ class Screens:
     ) -> dict[str, Any]:
         record = self.rows(form.entity, 1)[0] if form.record_param else None
         where = f"{record[self.key(form.entity)]}/do" if record else "new"
+        pickers = PickerSource(self.env, self.session).pickers(form, values or {}, {})
         return {
             **self.common(form.title, form.entity),
             **{"form": form, "record": record, "values": values or {}, "errors": errors or {}, "error": error},
-            **{"confirm": confirm, "post_url": f"{BASE}/{form.entity}/{where}/{form.tool}"},
+            **{"confirm": confirm, "post_url": f"{BASE}/{form.entity}/{where}/{form.tool}", "pickers": pickers},
         }
 
 
@@ -326,11 +329,22 @@ def test_action_forms_have_a_labelled_input_per_parameter_and_show_errors_by_fie
         assert len(post) == 1 and post[0].attrs["action"] == context["post_url"]
         for item in form.fields:
             control = page.testid(f"field-{item.name}")
-            assert control.attrs["name"] == item.name and form_of(control) is post[0]
-            assert ("required" in control.attrs) == item.required
             message = page.testid(f"error-{item.name}")
             assert message.attrs["role"] == "alert" and message.all_text() == errors[item.name]
             assert f"error-{item.name}" in control.attrs["aria-describedby"].split()
+            assert form_of(control) is post[0]
+            if item.input == "record":
+                # a picker: a labelled group of radios, one a row, whose values are the keys the tool takes
+                assert control.tag == "fieldset" and control.attrs["role"] == "radiogroup"
+                assert page.all(id=control.attrs["aria-labelledby"])[0].all_text().startswith(item.label)
+                radios = control.descendants("input")
+                radios = [radio for radio in radios if radio.attrs.get("type") == "radio"]
+                assert radios and {radio.attrs["name"] for radio in radios} == {item.name}
+                assert all(("required" in radio.attrs) == item.required for radio in radios)
+                assert ("aria-required" in control.attrs) == item.required
+                continue
+            assert control.attrs["name"] == item.name
+            assert ("required" in control.attrs) == item.required
             if item.input == "checkbox":
                 assert control.attrs["type"] == "checkbox" and control.attrs["value"] == "true"
             if item.input == "select":
@@ -452,17 +466,45 @@ def test_autoescape_keeps_a_script_in_the_data_as_text(screens: dict[str, Screen
 
 
 @pytest.mark.parametrize("app", APPS)
-def test_record_inputs_suggest_the_choices_the_server_passes(screens: dict[str, Screens], app: str) -> None:
+def test_a_record_field_is_a_picker_of_rows_in_words_that_submits_their_keys(
+    screens: dict[str, Screens], app: str
+) -> None:
     view = screens["retail"]
     form = view.spec.action("update_shipping_address")
-    plain = render(app, "action.html", view.action(form))
-    assert "list" not in plain.testid("field-address_id").attrs and not plain.all("datalist")
-    choices = {"address_id": [("ADR-1", "Home, 1 Main St"), ("ADR-2", "Work, 9 Dock Rd")]}
-    page = render(app, "action.html", {**view.action(form), "choices": choices})
-    field_input = page.testid("field-address_id")
-    (datalist,) = page.all("datalist", id=field_input.attrs["list"])
-    assert [(option.attrs["value"], option.all_text()) for option in datalist.children] == choices["address_id"]
-    assert "Address key" in page.all("p", id="help-address_id")[0].all_text()
+    choices = (
+        RowLabel("ADR-1", "1 Main St, Springfield", ("Home",)),
+        RowLabel("ADR-2", "9 Dock Rd, Shelbyville", ("Work",)),
+    )
+    picker = Picker("address_id", "address", "addresses", choices, 2, "address id", "customer")
+    context = {**view.action(form, values={"address_id": "ADR-2"}), "pickers": {"address_id": picker}}
+    page = render(app, "action.html", context)
+    group = page.testid("field-address_id")
+    assert page.all(id="legend-address_id")[0].all_text().startswith("Address")
+    radios = [item for item in group.descendants("input") if item.attrs.get("type") == "radio"]
+    assert [(radio.attrs["value"], radio.attrs["aria-label"]) for radio in radios] == [
+        ("ADR-1", "1 Main St, Springfield — Home (ADR-1)"),
+        ("ADR-2", "9 Dock Rd, Shelbyville — Work (ADR-2)"),
+    ]
+    assert ["checked" in radio.attrs for radio in radios] == [False, True]
+    cards = [page.all("label", **{"for": radio.attrs["id"]})[0].all_text() for radio in radios]
+    assert cards == ["1 Main St, Springfield Home ADR-1", "9 Dock Rd, Shelbyville Work ADR-2"]
+    assert not page.all(**{"data-testid": "pick-address_id"}), "every row is listed: no search"
+    assert "Address key" not in page.html and "Address id" not in page.html
+    many = Picker("address_id", "address", "addresses", choices, 120, "address id", "customer", query="Main")
+    searched = render(app, "action.html", {**context, "pickers": {"address_id": many}})
+    box = searched.testid("pick-address_id")
+    assert box.attrs["name"] == "pick-address_id" and box.attrs["value"] == "Main"
+    button = searched.testid("pick-search-address_id")
+    # the search sends the form's values back with a GET: nothing typed so far is lost, nothing is submitted
+    assert button.attrs["formmethod"] == "get" and form_of(button) is form_of(searched.testid("field-address_id"))
+    assert "Showing 2 of 120 addresses that match" in searched.all(id="help-address_id")[0].all_text()
+    narrowed = Picker("address_id", "address", "addresses", choices[:1], 1, "address id", "customer", query="Main")
+    found = render(app, "action.html", {**context, "pickers": {"address_id": narrowed}})
+    assert "1 address matches “Main”." in found.all(id="help-address_id")[0].all_text()
+    confirm = render(
+        app, "action.html", {**context, "confirm": True, "form": form.model_copy(update={"destructive": True})}
+    )
+    assert confirm.testid("summary-address_id").all_text() == "9 Dock Rd, Shelbyville — Work (ADR-2)"
 
 
 @pytest.mark.parametrize("app", APPS)
