@@ -1,15 +1,15 @@
-"""`envforge batch`: many blueprints in a process pool, each failure contained."""
+"""`envforge batch`: many blueprints in a process pool or on Ray, each failure contained."""
 
 from __future__ import annotations
 
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 from rich.progress import Progress
 
+from envforge.cli.executors import ExecutorKind, run_local, run_ray
 from envforge.errors import EnvforgeError, UserInputError
 
 
@@ -54,21 +54,32 @@ def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> Bat
 
 
 def run_batch(
-    paths: list[Path], out: Path, *, seed: int, rows: int, tasks: int, workers: int, progress: bool
+    paths: list[Path],
+    out: Path,
+    *,
+    seed: int,
+    rows: int,
+    tasks: int,
+    workers: int,
+    progress: bool,
+    executor: ExecutorKind = "local",
+    address: str | None = None,
 ) -> list[BatchOutcome]:
     """Outcomes in the order of `paths`. Rerunning resumes: finished stages come from the cache."""
+    calls = [(path, out, seed, rows, tasks) for path in paths]
+    finished = (
+        run_ray(generate_one, calls, address=address)
+        if executor == "ray"
+        else run_local(generate_one, calls, workers=workers)
+    )
     outcomes: dict[int, BatchOutcome] = {}
-    with (
-        ProcessPoolExecutor(max_workers=min(workers, len(paths))) as pool,
-        Progress(disable=not (progress and sys.stderr.isatty()), transient=True) as bar,
-    ):
+    with Progress(disable=not (progress and sys.stderr.isatty()), transient=True) as bar:
         bar_task = bar.add_task("batch", total=len(paths))
-        futures = {pool.submit(generate_one, path, out, seed, rows, tasks): index for index, path in enumerate(paths)}
-        for future in as_completed(futures):
-            index = futures[future]
-            try:
-                outcomes[index] = future.result()
-            except Exception as exc:
-                outcomes[index] = BatchOutcome(str(paths[index]), False, 0.0, error=f"worker failed: {exc}")
+        for index, result in finished:
+            outcomes[index] = (
+                BatchOutcome(str(paths[index]), False, 0.0, error=f"worker failed: {result}")
+                if isinstance(result, BaseException)
+                else result
+            )
             bar.update(bar_task, advance=1)
     return [outcomes[index] for index in range(len(paths))]

@@ -1,9 +1,9 @@
-"""`envforge batch`: many blueprints in parallel."""
+"""`envforge batch`: many blueprints in parallel, in a local process pool or on Ray."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -17,13 +17,26 @@ def batch(
     rows: Rows = 1000,
     tasks: Tasks = 150,
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")] = 2,
+    executor: Annotated[
+        Literal["local", "ray"],
+        typer.Option("--executor", help="local (a process pool of --workers) or ray (one Ray task per blueprint)."),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option("--address", help="Ray cluster to connect to (with --executor ray); default: start Ray here."),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Generate many packages in parallel; a failing blueprint never stops the others."""
     from envforge.cli.batch import run_batch
     from envforge.cli.blueprints import resolve_blueprint
+    from envforge.cli.executors import import_ray
     from envforge.cli.output import print_batch
 
+    if address is not None and executor != "ray":
+        raise typer.BadParameter("--address is the Ray cluster to use; add --executor ray", param_hint="--address")
+    if executor == "ray":
+        import_ray()
     outcomes = run_batch(
         [resolve_blueprint(value) for value in blueprints],
         out,
@@ -32,6 +45,8 @@ def batch(
         tasks=tasks,
         workers=workers,
         progress=not as_json,
+        executor=executor,
+        address=address,
     )
     print_batch(outcomes, as_json=as_json)
     failures = [outcome for outcome in outcomes if not outcome.ok]

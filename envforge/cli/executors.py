@@ -1,0 +1,71 @@
+"""Where `envforge batch` runs its calls: a local process pool, or Ray tasks on this machine or a cluster."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from envforge.errors import UserInputError
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+ExecutorKind = Literal["local", "ray"]
+RAY_INSTALL = "pip install 'envforge[ray]'"
+
+Result = TypeVar("Result")
+
+
+def import_ray() -> ModuleType:
+    """Ray, or a user error naming the extra that installs it."""
+    try:
+        import ray
+    except ImportError:
+        raise UserInputError(f"--executor ray needs Ray, which is not installed: {RAY_INSTALL}") from None
+    return ray
+
+
+def run_local(
+    function: Callable[..., Result], calls: Sequence[tuple[Any, ...]], *, workers: int
+) -> Iterator[tuple[int, Result | BaseException]]:
+    """(index of the call, its result or the exception it raised), in the order the calls finish."""
+    with ProcessPoolExecutor(max_workers=max(1, min(workers, len(calls)))) as pool:
+        futures: dict[Future[Result], int] = {pool.submit(function, *args): index for index, args in enumerate(calls)}
+        for future in as_completed(futures):
+            try:
+                yield futures[future], future.result()
+            except Exception as exc:
+                yield futures[future], exc
+
+
+def run_ray(
+    function: Callable[..., Result], calls: Sequence[tuple[Any, ...]], *, address: str | None
+) -> Iterator[tuple[int, Result | BaseException]]:
+    """Each call as a Ray task of one CPU, yielded as it finishes like `run_local`.
+
+    A Ray already initialised in this process (a test's, a notebook's) is used as it is and left running;
+    otherwise this connects to `address`, or starts a local Ray with every core, and shuts it down after.
+    """
+    ray = import_ray()
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address)
+        else:
+            ray.init(num_cpus=os.cpu_count() or 1, include_dashboard=False)
+    try:
+        remote = ray.remote(num_cpus=1)(function)
+        pending = {remote.remote(*args): index for index, args in enumerate(calls)}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                index = pending.pop(ref)
+                try:
+                    yield index, ray.get(ref)
+                except Exception as exc:
+                    yield index, exc
+    finally:
+        if started:
+            ray.shutdown()
