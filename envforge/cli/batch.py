@@ -66,6 +66,9 @@ def run_batch(
     address: str | None = None,
 ) -> list[BatchOutcome]:
     """Outcomes in the order of `paths`. Rerunning resumes: finished stages come from the cache."""
+    if address is not None:
+        # Workers on other machines have working directories of their own, so they get absolute paths.
+        paths, out = [path.absolute() for path in paths], out.absolute()
     calls = [(path, out, seed, rows, tasks) for path in paths]
     finished = (
         run_ray(generate_one, calls, address=address)
