@@ -27,6 +27,17 @@ def import_ray() -> ModuleType:
     return ray
 
 
+def connect_ray(ray: ModuleType, address: str) -> None:
+    """Join the cluster at `address`, or a user error that says which addresses work."""
+    try:
+        ray.init(address=address)
+    except (ConnectionError, ValueError) as exc:
+        raise UserInputError(
+            f"--address {address}: {exc}; give the address `ray start --head` printed (HOST:6379), "
+            "or `auto` on a node of a running cluster"
+        ) from None
+
+
 def run_local(
     function: Callable[..., Result], calls: Sequence[tuple[Any, ...]], *, workers: int
 ) -> Iterator[tuple[int, Result | BaseException]]:
@@ -52,7 +63,7 @@ def run_ray(
     started = not ray.is_initialized()
     if started:
         if address:
-            ray.init(address=address)
+            connect_ray(ray, address)
         else:
             ray.init(num_cpus=os.cpu_count() or 1, include_dashboard=False)
     try:

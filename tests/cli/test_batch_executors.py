@@ -104,3 +104,17 @@ def test_batch_address_without_the_ray_executor_is_a_usage_error(
     assert code == 2
     assert message.startswith("Invalid value for --address: --address is the Ray cluster to use; add --executor ray")
     assert not (tmp_path / "out").exists()
+
+
+def test_batch_on_ray_at_a_malformed_address_says_which_addresses_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, message = run_main(
+        capsys, "batch", "library", "-o", str(tmp_path / "out"), "--executor", "ray", "--address", "no address"
+    )
+    assert code == 2
+    assert message == (
+        "--address no address: Invalid address format: no address; give the address `ray start --head` printed "
+        "(HOST:6379), or `auto` on a node of a running cluster"
+    )
+    assert not (tmp_path / "out").exists()
