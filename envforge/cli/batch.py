@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -67,8 +68,9 @@ def run_batch(
 ) -> list[BatchOutcome]:
     """Outcomes in the order of `paths`. Rerunning resumes: finished stages come from the cache."""
     if address is not None:
-        # Workers on other machines have working directories of their own, so they get absolute paths.
-        paths, out = [path.absolute() for path in paths], out.absolute()
+        # Workers on other machines have working directories of their own, so they get absolute paths; abspath,
+        # not resolve, because a shared file system may be mounted through links that differ between nodes.
+        paths, out = [Path(os.path.abspath(path)) for path in paths], Path(os.path.abspath(out))
     calls = [(path, out, seed, rows, tasks) for path in paths]
     finished = (
         run_ray(generate_one, calls, address=address)
