@@ -7,10 +7,10 @@ prompt carries the question and the user's answer, and the rest of the episode i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from envforge.ir.tasks import TaskSpec
+from envforge.runtime.provenance import scalars
 
 _LABELS = {"phone": "phone number", "record_ids": "reference", "zip": "zip code"}
 UNITS = ("kg", "lb", "km", "cm", "mm", "usd", "eur")
@@ -22,21 +22,11 @@ def field_label(field: str) -> str:
     return _LABELS.get(field, field.replace("_", " ").strip())
 
 
-def _texts(value: Any) -> list[str]:
+def values(value: Any) -> list[str]:
+    """A scenario value as the strings that could appear in a message."""
     if isinstance(value, list | tuple | set):
-        return [text for item in value for text in _texts(item)]
+        return [text for item in value for text in values(item)]
     return [] if value is None or value == "" else [str(value)]
-
-
-def _argument_texts(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _argument_texts(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _argument_texts(item)
-    elif value is not None:
-        yield str(value)
 
 
 def _join(parts: list[str]) -> str:
@@ -58,13 +48,13 @@ def detail_label(name: str, *, owner: str) -> str:
 def detail_fact(name: str, value: Any) -> str:
     """The user's answer for one request detail: `the weight is 10 kg`, `my new email is ...`."""
     unit = _unit(name)[1]
-    return f"{detail_label(name, owner='my')} is {', '.join(_texts(value))}{f' {unit}' if unit else ''}"
+    return f"{detail_label(name, owner='my')} is {', '.join(values(value))}{f' {unit}' if unit else ''}"
 
 
 def needed_hidden(task: TaskSpec) -> list[str]:
     """The held-back identity fields whose values the oracle passes to a tool: what the agent must ask for."""
-    used = {text for call in task.oracle for text in _argument_texts(call.arguments)}
-    return [field for field, value in task.scenario.hidden.items() if set(_texts(value)) & used]
+    used = {str(value) for call in task.oracle for value in scalars(call.arguments)}
+    return [field for field, value in task.scenario.hidden.items() if set(values(value)) & used]
 
 
 def clarification(task: TaskSpec) -> list[dict[str, str]]:
@@ -76,7 +66,7 @@ def clarification(task: TaskSpec) -> list[dict[str, str]]:
     facts: list[str] = []
     for field in hidden:
         asks.append(f"your {field_label(field)}")
-        facts.append(f"my {field_label(field)} is {', '.join(_texts(scenario.hidden[field]))}")
+        facts.append(f"my {field_label(field)} is {', '.join(values(scenario.hidden[field]))}")
     for name, value in scenario.details.items():
         asks.append(detail_label(name, owner="your"))
         facts.append(detail_fact(name, value))

@@ -15,13 +15,14 @@ MECHANICS = frozenset({"limit", "offset"})
 """Arguments about paging, not about the request: any value is the agent's own choice."""
 
 
-def _scalars(value: Any) -> Iterator[Any]:
+def scalars(value: Any) -> Iterator[Any]:
+    """The leaf values of a JSON-like value (arguments, results), None left out."""
     if isinstance(value, dict):
         for item in value.values():
-            yield from _scalars(item)
+            yield from scalars(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _scalars(item)
+            yield from scalars(item)
     elif value is not None:
         yield value
 
@@ -37,7 +38,7 @@ def _key(value: Any) -> str:
 
 def _user_values(task: TaskSpec) -> set[str]:
     scenario = task.scenario
-    return {_key(value) for part in (scenario.known, scenario.hidden, scenario.details) for value in _scalars(part)}
+    return {_key(value) for part in (scenario.known, scenario.hidden, scenario.details) for value in scalars(part)}
 
 
 def provenance_violations(
@@ -58,12 +59,12 @@ def provenance_violations(
                 " earlier call returns and no policy states"
             )
         if index < len(results):
-            seen |= {_key(item) for item in _scalars(results[index])}
+            seen |= {_key(item) for item in scalars(results[index])}
     return problems
 
 
 def _sourced(value: Any, texts: list[str], told: set[str], seen: set[str], clock: date) -> bool:
     if isinstance(value, dict | list):
-        return all(_sourced(item, texts, told, seen, clock) for item in _scalars(value))
+        return all(_sourced(item, texts, told, seen, clock) for item in scalars(value))
     key = _key(value)
     return key in seen or key in told or any(stated_in(text, value, clock) for text in texts)

@@ -6,7 +6,6 @@ import calendar
 import datetime
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from envforge.runtime.clarify import UNITS
 
@@ -133,15 +132,6 @@ def missing_fields(message: str, fields: Iterable[str]) -> list[str]:
         if not have & set(synonyms(field))
         and any(_names(sentence, [w for w in synonyms(field) if w not in _UNSPECIFIC]) for sentence in asking)
     ]
-
-
-def values(value: Any) -> list[str]:
-    """A scenario value as the strings that could appear in a message."""
-    if isinstance(value, list | tuple | set):
-        return [text for item in value for text in values(item)]
-    if value is None or value == "":
-        return []
-    return [str(value)]
 
 
 def _date(text: str) -> datetime.date | None:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from envforge.ir.tasks import TaskSpec
-from envforge.users.fields import values
+from envforge.runtime.clarify import values
 
 # A sentence ends at ". X", except after a title ("name: Mr. Nathaniel Padilla").
 _TITLES = ("Mr", "Ms", "Mrs", "Dr", "St", "Jr", "Sr", "Prof")

@@ -13,8 +13,9 @@ import re
 from collections.abc import Sequence
 
 from envforge.ir.tasks import TaskSpec
+from envforge.runtime.clarify import values
 from envforge.users.base import STOP_MARKERS, Turn
-from envforge.users.fields import asked_fields, mentions_value, values
+from envforge.users.fields import asked_fields, mentions_value
 
 EMPTY = "empty"
 REPEATS_OPENER = "repeats_opener"

@@ -12,8 +12,9 @@ from envforge.errors import UserInputError, did_you_mean
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import TaskSpec
 from envforge.llm import LLMClient
+from envforge.runtime.clarify import values
 from envforge.users.base import Turn
-from envforge.users.fields import humanize, values
+from envforge.users.fields import humanize
 from envforge.users.goal import goal_of
 from envforge.users.guard import check_reply
 from envforge.users.scripted import ScriptedUser

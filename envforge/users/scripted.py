@@ -8,14 +8,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from envforge.ir.tasks import TaskSpec
-from envforge.runtime.clarify import detail_fact, field_label
+from envforge.runtime.clarify import detail_fact, field_label, values
 from envforge.users.base import Turn
 from envforge.users.fields import (
     asked_fields,
     asking_sentences,
     asks_unnamed_number,
     missing_fields,
-    values,
 )
 from envforge.users.goal import goal_of
 from envforge.users.guard import normalize, repeats

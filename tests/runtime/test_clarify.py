@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from envforge.ir.tasks import TaskSpec
-from envforge.runtime.clarify import clarification, needed_hidden
+from envforge.runtime.clarify import clarification, needed_hidden, values
 from envforge.runtime.episode import load_package
 from envforge.runtime.gym_env import ToolUseEnv
 from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.users.base import Turn
-from envforge.users.fields import mentions_value, values
+from envforge.users.fields import mentions_value
 from envforge.users.scripted import ScriptedUser
 from tests.conftest import BLUEPRINTS
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from envforge.ir.tasks import TaskSpec
+from envforge.runtime.clarify import values
 from envforge.runtime.episode import load_package
 from envforge.users import PersonaUser, ScriptedUser, Turn, check_reply, personas_of
-from envforge.users.fields import humanize, mentions_value, values
+from envforge.users.fields import humanize, mentions_value
 from envforge.users.guard import normalize
 from envforge.users.persona import clean_reply
 from tests.conftest import BLUEPRINTS
