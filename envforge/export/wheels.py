@@ -20,7 +20,7 @@ from envforge.runtime.episode import EnvPackage
 
 RUNTIME_DISTRIBUTION = "envforge-runtime"
 RUNTIME_PACKAGES = ("ir", "runtime", "adapters")
-RUNTIME_MODULES = ("__init__.py", "errors.py", "hashing.py", "py.typed")
+RUNTIME_MODULES = ("__init__.py", "errors.py", "hashing.py", "text.py", "py.typed")
 RUNTIME_REQUIRES = ("pydantic", "sqlalchemy", "jsonschema", "pyyaml", "networkx", "gymnasium")
 RUNTIME_EXTRAS = {"mcp": ("mcp", "uvicorn")}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
