@@ -308,6 +308,25 @@ class PersonaSpec(IRModel):
     unless listed."""
 
 
+class ComposedDomain(IRModel):
+    """One domain of a fused blueprint (see `compose:`): which of the fused names came from it."""
+
+    domain: Identifier
+    """The member blueprint's domain."""
+    prefix: Identifier
+    """What its entity, relation, policy and invariant names start with (`bank_account`), and what its action
+    names carry after the verb (`freeze_bank_card`)."""
+    title: str
+    """The member blueprint's title."""
+    person: Identifier
+    """Its person entity, by its fused name: the first domain's is the blueprint's person; a later domain's is
+    that same human's record there, linked one-to-one to it."""
+    entities: list[Identifier]
+    """Its entities, by their fused names."""
+    actions: list[Identifier]
+    """Its actions, by their fused names; bridge actions belong to no one domain."""
+
+
 class Blueprint(IRModel):
     """A domain blueprint: everything envforge needs to build one environment."""
 
@@ -339,6 +358,8 @@ class Blueprint(IRModel):
     """User personas."""
     agent_instructions: str = ""
     """Opening text of the agent's policy document."""
+    composed_of: list[ComposedDomain] = Field(default_factory=list)
+    """Filled in by fusion, never written by hand: the domains a fused blueprint was built from."""
 
     @property
     def env_id(self) -> str:
@@ -349,6 +370,18 @@ class Blueprint(IRModel):
             if entity.name == name:
                 return entity
         raise KeyError(name)
+
+    @property
+    def linked_persons(self) -> list[str]:
+        """In a fused blueprint, the person entities of the later domains: the same human's other records."""
+        return [part.person for part in self.composed_of[1:]]
+
+    def domain_of(self, entity_or_action: str) -> str | None:
+        """The member domain a fused name came from; None for a bridge action, or in a blueprint not fused."""
+        for part in self.composed_of:
+            if entity_or_action in part.entities or entity_or_action in part.actions:
+                return part.domain
+        return None
 
     def action(self, name: str) -> ActionSpec:
         for action in self.actions:

@@ -17,9 +17,13 @@ from envforge.errors import BlueprintError, did_you_mean
 from envforge.ir.blueprint import EFFECT_KINDS, Blueprint
 from envforge.ir.bounded_yaml import MAX_BYTES, check_size, compose_bounded
 from envforge.ir.checks import check_blueprint
+from envforge.ir.compose import Composition, CompositionError, fuse
 from envforge.ir.invariants import INVARIANT_KINDS
 from envforge.ir.locations import Locations, Path_, format_path
 
+SHIPPED = Path(__file__).resolve().parents[2] / "blueprints"
+"""The blueprints shipped with envforge, which a composition may name (`clinic`)."""
+Model = typing.TypeVar("Model", bound=BaseModel)
 SYNTAX_HINT = "fix the YAML syntax (indentation with spaces, matching brackets and quotes)"
 START_HINT = "start from blueprints/retail.yaml"
 _PROSE = re.compile(r"\s|[.,;:!?)]$")
@@ -164,9 +168,9 @@ def _union_member(members: list[Any], tag: str) -> Any:
     return None
 
 
-def _walk(loc: tuple[int | str, ...]) -> tuple[Path_, Any]:
+def _walk(loc: tuple[int | str, ...], root: type[BaseModel] = Blueprint) -> tuple[Path_, Any]:
     """Drop the union tags pydantic puts into `loc`; return the YAML path and the type found there."""
-    annotation: Any = Blueprint
+    annotation: Any = root
     path: list[int | str] = []
     for part in loc:
         annotation = _unwrap(annotation)
@@ -202,9 +206,9 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else f"{text[:57]}..."
 
 
-def _pick(errors: list[ErrorDetails], locations: Locations) -> ErrorDetails:
+def _pick(errors: list[ErrorDetails], locations: Locations, root: type[BaseModel] = Blueprint) -> ErrorDetails:
     """The error to report: the first in the file, but a mistyped key before the required key it hides."""
-    paths = [_walk(error["loc"])[0] for error in errors]
+    paths = [_walk(error["loc"], root)[0] for error in errors]
     first = min(range(len(errors)), key=lambda index: locations.line(paths[index]) or 0)
     chosen = errors[first]
     if chosen["type"] == "missing":
@@ -214,8 +218,10 @@ def _pick(errors: list[ErrorDetails], locations: Locations) -> ErrorDetails:
     return chosen
 
 
-def _describe(error: ErrorDetails, errors: list[ErrorDetails], data: Any) -> tuple[Path_, str]:
-    loc, _ = _walk(error["loc"])
+def _describe(
+    error: ErrorDetails, errors: list[ErrorDetails], data: Any, root: type[BaseModel] = Blueprint
+) -> tuple[Path_, str]:
+    loc, _ = _walk(error["loc"], root)
     kind = error["type"]
     given = error.get("input")
     if kind == "extra_forbidden":
@@ -223,7 +229,7 @@ def _describe(error: ErrorDetails, errors: list[ErrorDetails], data: Any) -> tup
         cut = _cut_text(key, data, loc)
         if cut is not None:
             return loc, f"unknown key '{key}' — this looks like text cut at a comma; {cut}"
-        model = _walk(error["loc"][:-1])[1]
+        model = _walk(error["loc"][:-1], root)[1]
         allowed = list(model.model_fields) if isinstance(model, type) and issubclass(model, BaseModel) else []
         hint = did_you_mean(key, allowed) or (f"; allowed keys: {', '.join(allowed)}" if allowed else "; remove it")
         return loc, f"unknown key '{key}'{hint}"
@@ -252,7 +258,7 @@ def _describe(error: ErrorDetails, errors: list[ErrorDetails], data: Any) -> tup
             return loc, f"'{given}' is not 1 to 5 upper-case letters; use e.g. '{_prefix(given)}'"
         return loc, f"'{given}' is not a valid name here; use lower_snake_case (e.g. '{_snake(given)}')"
     if kind in _EXPECTED:
-        found = [_EXPECTED[e["type"]] for e in errors if _walk(e["loc"])[0] == loc and e["type"] in _EXPECTED]
+        found = [_EXPECTED[e["type"]] for e in errors if _walk(e["loc"], root)[0] == loc and e["type"] in _EXPECTED]
         wanted = [word for index, word in enumerate(found) if word and word not in found[:index]]
         if "a number" in wanted and "a whole number" in wanted:
             wanted.remove("a whole number")
@@ -315,13 +321,57 @@ def load_blueprint_text(text: str, file: str) -> Blueprint:
             file=file,
             line=locations.line(()),
         )
+    if "compose" in data:
+        return _load_composition(data, locations, file)
+    blueprint = _validated(Blueprint, data, locations, file)
+    check_blueprint(blueprint, locations)
+    return blueprint
+
+
+def _validated(model: type[Model], data: dict[str, Any], locations: Locations, file: str) -> Model:
     try:
-        blueprint = Blueprint.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
-        loc, message = _describe(_pick(errors, locations), errors, data)
+        loc, message = _describe(_pick(errors, locations, model), errors, data, model)
         raise BlueprintError(message, file=file, line=locations.line(loc), path=format_path(loc)) from None
-    check_blueprint(blueprint, locations)
+
+
+def _member_path(value: str, folder: Path) -> Path:
+    """A member of a composition: a file relative to the composition's folder, or a shipped blueprint's name."""
+    path = folder / value
+    if Path(value).suffix in (".yaml", ".yml") or "/" in value or path.exists():
+        return path
+    for candidate in (folder / f"{value}.yaml", SHIPPED / f"{value}.yaml"):
+        if candidate.is_file():
+            return candidate
+    return folder / f"{value}.yaml"
+
+
+def _load_composition(data: dict[str, Any], locations: Locations, file: str) -> Blueprint:
+    """A `compose:` blueprint: its members loaded (each error names the member's own file), then fused."""
+    composition = _validated(Composition, data, locations, file)
+    folder = Path(file).parent
+    members = []
+    for index, member in enumerate(composition.compose.domains):
+        path = _member_path(member.blueprint, folder)
+        where = ("compose", "domains", index, "blueprint")
+        problem = (
+            f"no blueprint '{member.blueprint}' (looked for {path}); give a file relative to this one, "
+            "or a shipped name such as clinic"
+            if not path.is_file()
+            else f"'{member.blueprint}' is this composition itself; list the domains' own blueprints"
+            if path.resolve() == Path(file).resolve()
+            else None
+        )
+        if problem:
+            raise BlueprintError(problem, file=file, line=locations.line(where), path=format_path(where))
+        members.append(load_blueprint(path))
+    try:
+        blueprint = fuse(composition, members)
+    except CompositionError as exc:
+        raise BlueprintError(str(exc), file=file, line=locations.line(exc.path), path=format_path(exc.path)) from None
+    check_blueprint(blueprint, Locations())
     return blueprint
 
 

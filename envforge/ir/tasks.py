@@ -179,6 +179,9 @@ class TaskSpec(IRModel):
     forbidden: list[ToolCall] = Field(default_factory=list)
     """Calls the user asks for that a policy forbids: the request as asked, which the right run refuses or
     replaces by what the policy offers. The gate checks that a run making one fails."""
+    domains: list[str] = Field(default_factory=list)
+    """In a fused environment, the member domains the task works in, sorted; two or more make it a
+    cross-domain task. Empty in an environment of one domain."""
 
 
 class Transcript(IRModel):

@@ -32,19 +32,25 @@ class Detail:
 class Phraser:
     """Turns descriptions and requests into sentences; every choice comes from the caller's seeded RNG."""
 
-    def __init__(self, ontology: Ontology, clock: date) -> None:
+    def __init__(self, ontology: Ontology, clock: date, plain: dict[str, str] | None = None) -> None:
         self.ontology = ontology
         self.clock = clock
+        self.plain = plain or {}
+        """Fused names -> how people say them (`bank_card` -> `card`); empty for one domain."""
         self.fields: dict[tuple[str, str], FieldSpec] = {
             (entity.name, field.name): field for entity in ontology.entities for field in entity.fields
         }
         self.person_fields = {field.name for field in ontology.entity(ontology.person).fields}
 
+    def words(self, name: str) -> str:
+        """An entity, plural or action name in words, as people say it."""
+        return wording.words(self.plain.get(name, name))
+
     def noun(self, entity: str, parent: str | None = None) -> str:
         """`order item`, or `item` under its order (the sentence already says which order)."""
-        noun = wording.words(entity)
-        if parent is not None and noun.startswith(wording.words(parent) + " "):
-            return noun.removeprefix(wording.words(parent) + " ")
+        noun = self.words(entity)
+        if parent is not None and noun.startswith(self.words(parent) + " "):
+            return noun.removeprefix(self.words(parent) + " ")
         return noun
 
     def value(self, value: Any, kind: str, rng: random.Random) -> str:
@@ -93,14 +99,14 @@ class Phraser:
         if label in ("name", "title"):
             return str(value)
         parent = next(r.parent for r in self.ontology.relations if r.child == entity and r.field == field)
-        return f"{noun} on {wording.words(parent)} {value}"
+        return f"{noun} on {self.words(parent)} {value}"
 
     def action_clause(
         self, action: ActionSpec, target: str | None, target_entity: str | None, target_param: str = ""
     ) -> str:
         """`cancel my order placed on March 3`, `add an address to my account`, `change the quantity of the Desk
         Lamp from my order ...`, `request a return for the Desk Lamp ...`, `update my email`."""
-        verb, rest = split_action_name(action.name)
+        verb, rest = split_action_name(self.plain.get(action.name, action.name))
         noun = wording.words(rest)
         inserts = any(isinstance(effect, InsertEffect) and effect.insert == action.entity for effect in action.effects)
         if target is None:

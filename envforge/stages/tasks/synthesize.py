@@ -20,6 +20,7 @@ from envforge.fakedata import faker_method_for
 from envforge.hashing import canonical_json, hash_json
 from envforge.ir.answers import AnswerSpec, AnswerType
 from envforge.ir.blueprint import ActionSpec, Blueprint, PersonaSpec, UpdateEffect
+from envforge.ir.compose import plain_names, task_domains
 from envforge.ir.naming import list_tool_name
 from envforge.ir.ontology import Ontology
 from envforge.ir.tasks import (
@@ -144,7 +145,7 @@ class Synthesizer:
         self.env = Environment(blueprint, graph, template, "")
         self.session = session_type(self.env)
         self.world = World(ontology, graph, self.session)
-        self.phraser = Phraser(ontology, blueprint.clock.date())
+        self.phraser = Phraser(ontology, blueprint.clock.date(), plain_names(blueprint))
         self.admitted = admitted
         self.seed = seed
         self.faker = Faker("en_US")
@@ -309,6 +310,11 @@ class Synthesizer:
         for name, entity in refs:
             key = arguments[name]
             if entity == self.world.person.name:
+                continue
+            if entity in self.world.linked:
+                # The user's own record in another domain of a fused world: found, never named ("my customer").
+                chain = self.world.lookup_chain(entity, key, identify)[1:]
+                lookups.extend(call for call in chain if call not in lookups)
                 continue
             if self.world.is_owned(entity):
                 described = self.world.describe_owned(entity, key)
@@ -557,7 +563,9 @@ class Synthesizer:
 
     def reads(self, persons: list[str], wanted: int) -> list[Draft]:
         drafts: list[Draft] = []
-        entities = [name for name in self.world.path if name != self.world.person.name]
+        entities = [
+            name for name in self.world.path if name != self.world.person.name and name not in self.world.linked
+        ]
         if not entities:
             return drafts
         for person in persons:
@@ -654,7 +662,7 @@ class Synthesizer:
         if not ok:
             return None
         total = results[-1]["total"]
-        plural = wording.words(spec.plural)
+        plural = self.phraser.words(spec.plural)
         shown = wording.words(value)
         if asked.name in ("status", "state"):
             forms = [f"how many of my {plural} are {shown}", f"how many {shown} {plural} do I have"]
@@ -785,9 +793,9 @@ class Synthesizer:
         target_text: str | None = None
         if part.target is not None:
             if elide is not None and part.target == elide:
-                target_text = f"that {wording.words(elide.entity)}"
+                target_text = f"that {self.phraser.words(elide.entity)}"
             elif part.vague:
-                target_text = f"one of my {wording.words(self.world.entity(part.target.entity).plural)}"
+                target_text = f"one of my {self.phraser.words(self.world.entity(part.target.entity).plural)}"
                 which[part.target.entity] = self.phraser.row(part.target, rng, owned=True)
             else:
                 target_text = self.phraser.row(_elided(part.target, elide), rng, owned=part.owned)
@@ -860,6 +868,7 @@ class Synthesizer:
                 answer=draft.answer_spec,
             ),
             policies=draft.policies,
+            domains=task_domains(self.blueprint, [*draft.oracle, *draft.refused]),
             intent=draft.family,
             forbidden=draft.refused,
         )
@@ -962,6 +971,15 @@ def _balanced(drafts: list[Draft]) -> list[Draft]:
     return [draft for group in itertools.zip_longest(*queues) for draft in group if draft is not None]
 
 
+def _crossing_first(blueprint: Blueprint, drafts: list[Draft]) -> list[Draft]:
+    """A fused world's drafts with cross-domain ones taking every other place while they last, so that with
+    read questions (one domain each) a good third of the tasks cross domains, and the rest still vary."""
+    crossing = [draft for draft in drafts if len(task_domains(blueprint, [*draft.oracle, *draft.refused])) > 1]
+    chosen = {id(draft) for draft in crossing}
+    single = [draft for draft in drafts if id(draft) not in chosen]
+    return [draft for pair in itertools.zip_longest(crossing, single) for draft in pair if draft is not None]
+
+
 @dataclass
 class Synthesis:
     tasks: list[TaskSpec]
@@ -999,6 +1017,8 @@ def synthesize_tasks(
     policy = _balanced(_dedupe([*synthesizer.offers, *synthesizer.refusals(singles, quota["policy"] * 2)]))
     reads = _balanced(_dedupe(synthesizer.reads(persons * 3, quota["read"] * 2)))
     pools: dict[str, list[Draft]] = {"write": singles, "multi_write": multis, "policy": policy, "read": reads}
+    if blueprint.composed_of:
+        pools = {kind: _crossing_first(blueprint, pool) for kind, pool in pools.items()}
     picked = {kind: pool[: quota[kind]] for kind, pool in pools.items()}
     rests = [pool[quota[kind] :] for kind, pool in pools.items()]
     leftovers = [draft for group in itertools.zip_longest(*rests) for draft in group if draft is not None]

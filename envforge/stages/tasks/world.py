@@ -61,6 +61,8 @@ class World:
         self.graph = graph
         self.session = session
         self.person = ontology.entity(ontology.person)
+        self.linked = set(session.env.blueprint.linked_persons)
+        """A fused world's other person entities: the same human's records in the other domains."""
         self.rows: dict[str, dict[str, Row]] = {
             entity.name: {row[entity.key]: row for row in session.rows(entity.name)} for entity in ontology.entities
         }
@@ -164,7 +166,7 @@ class World:
         """How the person names one of their rows: among its siblings, with its parent named the same way."""
         relation = self.path[entity][-1] if self.path.get(entity) else None
         own = self.describe(entity, key, self.siblings(entity, key))
-        if relation is None or relation.parent == self.person.name:
+        if relation is None or relation.parent == self.person.name or relation.parent in self.linked:
             return own
         parent = self.describe_owned(relation.parent, self.rows[entity][key][relation.field])
         one_to_one = relation.cardinality == "one_to_one" or len(self.siblings(entity, key)) == 1
