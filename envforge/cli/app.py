@@ -13,6 +13,7 @@ from envforge.cli.commands.batch import batch
 from envforge.cli.commands.bench import bench
 from envforge.cli.commands.check import check
 from envforge.cli.commands.export import export
+from envforge.cli.commands.fuse import fuse
 from envforge.cli.commands.generate import generate
 from envforge.cli.commands.lint import lint
 from envforge.cli.commands.new import new
@@ -49,6 +50,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "lint": lint,
     "generate": generate,
     "batch": batch,
+    "fuse": fuse,
     "run-task": run_task_command,
     "check": check,
     "export": export,

@@ -971,12 +971,15 @@ def _balanced(drafts: list[Draft]) -> list[Draft]:
     return [draft for group in itertools.zip_longest(*queues) for draft in group if draft is not None]
 
 
-def _crossing_first(blueprint: Blueprint, drafts: list[Draft]) -> list[Draft]:
-    """A fused world's drafts with cross-domain ones taking every other place while they last, so that with
-    read questions (one domain each) a good third of the tasks cross domains, and the rest still vary."""
+def _crossing_first(blueprint: Blueprint, drafts: list[Draft], *, alternate: bool) -> list[Draft]:
+    """A fused world's drafts, cross-domain ones first: all of them where two requests meet (two writes, or a
+    refusal beside a write), every other place among single writes (bridges), so single writes still vary.
+    Read questions stay in one domain, so this is what makes a third or more of the tasks cross domains."""
     crossing = [draft for draft in drafts if len(task_domains(blueprint, [*draft.oracle, *draft.refused])) > 1]
     chosen = {id(draft) for draft in crossing}
     single = [draft for draft in drafts if id(draft) not in chosen]
+    if not alternate:
+        return crossing + single
     return [draft for pair in itertools.zip_longest(crossing, single) for draft in pair if draft is not None]
 
 
@@ -1018,7 +1021,7 @@ def synthesize_tasks(
     reads = _balanced(_dedupe(synthesizer.reads(persons * 3, quota["read"] * 2)))
     pools: dict[str, list[Draft]] = {"write": singles, "multi_write": multis, "policy": policy, "read": reads}
     if blueprint.composed_of:
-        pools = {kind: _crossing_first(blueprint, pool) for kind, pool in pools.items()}
+        pools = {kind: _crossing_first(blueprint, pool, alternate=kind == "write") for kind, pool in pools.items()}
     picked = {kind: pool[: quota[kind]] for kind, pool in pools.items()}
     rests = [pool[quota[kind] :] for kind, pool in pools.items()]
     leftovers = [draft for group in itertools.zip_longest(*rests) for draft in group if draft is not None]
