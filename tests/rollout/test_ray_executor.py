@@ -1,7 +1,7 @@
-"""`envforge validate --executor ray`: the report and trajectories of a local run, and plain errors without Ray.
+"""`envforge rollout` and `validate --executor ray`: the report and trajectories of a local run, and plain errors.
 
-The Ray test starts a real local Ray in the CLI's own process (several seconds on two cores, more on a busy
-machine) on top of a local run, so it is `slow`: CI runs it in its slow tier.
+The Ray tests start a real local Ray in the CLI's own process (several seconds on two cores, more on a busy
+machine) besides a local run, so they are `slow`: CI runs them in its slow tier.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
+from envforge.runtime.episode import EnvPackage
 from tests.cli.test_bad_input import run_main
 from tests.conftest import envforge_cli
 from tests.rollout.conftest import SHOWCASE
-from tests.rollout.endpoint import free_port
+from tests.rollout.endpoint import free_port, odd_tasks, oracle_agent, serve
 from tests.rollout.record import ARGS, RECORDED
 
 # Wall-clock times of the episode's own parts: two runs of the same episode never agree on them, local or not.
@@ -40,10 +41,10 @@ def replay(package: Path, out: Path, *extra: str) -> dict[str, Any]:
     return summary
 
 
-def unclocked(trajectories: Path) -> list[dict[str, Any]]:
+def unclocked(trajectories: Path, clocked: tuple[str, ...] = CLOCKED) -> list[dict[str, Any]]:
     records = [json.loads(line) for line in trajectories.read_text(encoding="utf-8").splitlines()]
     for record in records:
-        for name in CLOCKED:
+        for name in clocked:
             del record["timings"][name]
     return records
 
@@ -85,6 +86,45 @@ def test_validate_on_ray_writes_the_report_and_trajectories_of_a_local_run(
         ("retail-0020", 1, 2),
     ]
     assert list(ray_temp_dir.iterdir()) == [ray_temp_dir / "ray"], "Ray ran in the temp dir it was given"
+
+
+@pytest.mark.slow
+def test_rollout_on_ray_against_a_live_endpoint_asks_what_a_local_run_asks_and_records_it_in_the_cache(
+    showcase: EnvPackage, tmp_path: Path, ray_temp_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = "retail-0001,retail-0002,retail-0003,retail-0004"
+    with serve(oracle_agent(showcase, odd_tasks)) as (url, endpoint):
+
+        def rollout(cache: str, out: str, *extra: str) -> dict[str, Any]:
+            result = envforge_cli(
+                "rollout", str(SHOWCASE), "--base-url", url, "--model", "scripted", "-k", "2", "--tasks", tasks,
+                "--max-user-turns", "1", "--cache", str(tmp_path / cache), "-o", str(tmp_path / out), "--json",
+                *extra, timeout=600,
+            )  # fmt: skip
+            assert result.returncode == 0, result.stderr
+            summary: dict[str, Any] = json.loads(result.stdout)
+            return summary
+
+        local = rollout("local-cache", "local.jsonl")
+        asked_locally = endpoint.requests
+        monkeypatch.setenv("RAY_TMPDIR", str(ray_temp_dir))
+        remote = rollout("ray-cache", "ray.jsonl", "--executor", "ray")
+        asked_on_ray = endpoint.requests - asked_locally
+    assert (local["episodes"], local["passed"], local["cached_requests"]) == (8, 4, 0)
+    assert asked_on_ray == asked_locally == local["requests"]
+    assert remote == {**local, "trajectories": str(tmp_path / "ray.jsonl")}
+    # Live latencies are measured, so `model_s` differs between the runs as well.
+    assert unclocked(tmp_path / "ray.jsonl", (*CLOCKED, "model_s")) == unclocked(
+        tmp_path / "local.jsonl", (*CLOCKED, "model_s")
+    )
+    # The workers recorded every response in the --cache folder given: replayed offline here, all are hits.
+    replayed = envforge_cli(
+        "rollout", str(SHOWCASE), "--base-url", dead_url(), "--model", "scripted", "-k", "2", "--tasks", tasks,
+        "--max-user-turns", "1", "--cache", str(tmp_path / "ray-cache"), "--offline", "-o",
+        str(tmp_path / "replayed.jsonl"), "--json",
+    )  # fmt: skip
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["cached_requests"] == local["requests"]
 
 
 @pytest.mark.parametrize("command", ["rollout", "validate"])
