@@ -14,7 +14,10 @@ from envforge.runtime.environment import Environment, load_environment
 from envforge.stages.generate import run_pipeline
 
 REPO = Path(__file__).resolve().parent.parent
-BLUEPRINTS = sorted((REPO / "blueprints").glob("*.yaml"))
+SINGLE_BLUEPRINTS = sorted((REPO / "blueprints").glob("*.yaml"))
+FUSED_BLUEPRINTS = sorted((REPO / "blueprints" / "fused").glob("*.yaml"))
+BLUEPRINTS = SINGLE_BLUEPRINTS + FUSED_BLUEPRINTS
+"""Every shipped blueprint, the fused ones too: each test over every domain covers them."""
 TEST_ROWS = 400
 TEST_TASKS = 30
 

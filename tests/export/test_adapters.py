@@ -19,8 +19,9 @@ from envforge.adapters.verl_reward import compute_score, final_answer
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.session import Session
+from tests.conftest import BLUEPRINTS
 
-DOMAINS = ["airline", "banking", "clinic", "library", "retail"]
+DOMAINS = sorted(path.stem for path in BLUEPRINTS)
 
 
 def _tasks(package: EnvPackage) -> list[TaskSpec]:

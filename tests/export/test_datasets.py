@@ -15,8 +15,9 @@ from datasets import load_dataset
 from envforge.export.run import FORMATS, export
 from envforge.runtime.episode import load_package
 from envforge.runtime.gym_env import ToolUseEnv, action_for_call
+from tests.conftest import BLUEPRINTS
 
-DOMAINS = ["airline", "banking", "clinic", "library", "retail"]
+DOMAINS = sorted(path.stem for path in BLUEPRINTS)
 KEY = re.compile(r"^[A-Z]{3}-\d+$")
 
 

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from envforge.ir.schema import render_schema
-from tests.conftest import BLUEPRINTS, REPO
+from tests.conftest import REPO, SINGLE_BLUEPRINTS
 
 SCHEMA = REPO / "blueprints" / "schema.json"
 
@@ -28,7 +28,7 @@ def test_field_docstrings_become_schema_descriptions() -> None:
     assert schema["$defs"]["FieldSpec"]["additionalProperties"] is False
 
 
-@pytest.mark.parametrize("blueprint", BLUEPRINTS, ids=lambda path: path.stem)
+@pytest.mark.parametrize("blueprint", SINGLE_BLUEPRINTS, ids=lambda path: path.stem)
 def test_every_shipped_blueprint_validates_against_the_schema(blueprint: Path) -> None:
     data = json.loads(json.dumps(yaml.safe_load(blueprint.read_text(encoding="utf-8")), default=str))
     data["clock"] = data["clock"].replace(" ", "T")

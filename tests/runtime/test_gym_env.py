@@ -12,9 +12,10 @@ from gymnasium.utils.env_checker import check_env
 
 from envforge.runtime.episode import load_package
 from envforge.runtime.gym_env import AnyText, ToolUseEnv, action_for_call, register_package
+from tests.conftest import BLUEPRINTS
 
 
-@pytest.mark.parametrize("domain", ["retail", "airline", "clinic", "banking", "library"])
+@pytest.mark.parametrize("domain", [path.stem for path in BLUEPRINTS])
 def test_check_env_passes_without_warnings_and_every_oracle_scores_one(packages: dict[str, Path], domain: str) -> None:
     env_id = f"envforge-test/{domain}-v0"
     register_package(packages[domain], env_id)
