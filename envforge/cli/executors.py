@@ -43,6 +43,11 @@ def connect_ray(ray: ModuleType, address: str) -> None:
         ) from None
 
 
+def start_local_ray(ray: ModuleType) -> None:
+    """Ray on this machine with every core and no dashboard."""
+    ray.init(num_cpus=os.cpu_count() or 1, include_dashboard=False)
+
+
 def die_with_parent(parent: int) -> None:
     """A pool worker's first step: end when the process that started it ends, even by kill -9.
 
@@ -85,7 +90,7 @@ def run_ray(
         if address:
             connect_ray(ray, address)
         else:
-            ray.init(num_cpus=os.cpu_count() or 1, include_dashboard=False)
+            start_local_ray(ray)
     try:
         remote = ray.remote(num_cpus=1)(function)
         pending = {remote.remote(*args): index for index, args in enumerate(calls)}

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from envforge.bench.report import BenchReport
     from envforge.cli.batch import BatchOutcome
     from envforge.cli.suite import SuiteReport
+    from envforge.cli.suite_bench import SuiteBenchReport
     from envforge.export.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.ir.verification import RolloutSummary, UIReplaySummary
@@ -214,6 +215,42 @@ def print_bench(report: BenchReport, *, as_json: bool) -> None:
     for row in report.rows:
         table.add_row(*row.cells())
     stdout.print(table)
+
+
+def print_suite_bench(report: SuiteBenchReport, *, as_json: bool) -> None:
+    """The table (or JSON) on stdout; a mismatch or a failed blueprint also on stderr, where it is not missed."""
+    if as_json:
+        _json(report.as_dict())
+    else:
+        packages = len(report.blueprints)
+        table = Table(
+            title=Text(
+                f"envforge bench-suite: {packages} blueprints, {report.rows:,} rows, {report.tasks} tasks, "
+                f"{report.repeat} cold batches per executor"
+            )
+        )
+        for column in ("executor", "parallel", "wall s (each)", "packages/h", "tasks/s", "vs baseline", "start s"):
+            table.add_column(column)
+        baseline = report.executors[0]
+        for runs in report.executors:
+            row = runs.as_dict(baseline)
+            table.add_row(
+                runs.executor,
+                str(runs.parallelism),
+                ", ".join(f"{seconds:.1f}" for seconds in row["wall_seconds"]),
+                f"{runs.packages_per_hour:,.0f}",
+                f"{runs.tasks_per_second:,.2f}",
+                "baseline" if runs is baseline else f"{row['ratio']:.2f}x",
+                f"{runs.startup_seconds:.1f}" if runs.startup_seconds else "-",
+            )
+        stdout.print(table)
+        runs_total = len(report.executors) * report.repeat
+        if not report.mismatches:
+            stdout.print(Text(f"package hashes agree across all {runs_total} batches"))
+    for outcome in report.failures:
+        console.print(Text(f"FAILED {outcome.blueprint}: {outcome.error}", style="bold red"), soft_wrap=True)
+    for line in report.mismatches:
+        console.print(Text(f"HASH MISMATCH {line}", style="bold red"), soft_wrap=True)
 
 
 def print_lint(report: LintReport, *, as_json: bool) -> None:
