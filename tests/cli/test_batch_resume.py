@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from envforge.export.run import find_packages
 from envforge.files import read_files
 from envforge.stages.registry import STAGES
 from envforge.validators.package_integrity import check_package_integrity
@@ -97,6 +98,8 @@ def test_a_batch_killed_mid_run_resumes_from_the_cache_to_the_bytes_of_an_uninte
     for domain in finished:
         assert check_package_integrity(out / domain) == [], domain
     assert "suite.json" not in finished
+    # What a reader of the suite folder takes for packages: never the temporary folder being filled at the kill.
+    assert find_packages([out]) == [out / domain for domain in finished]
 
     rerun = envforge_cli(*COMMAND, "-o", str(out), "--json")
     assert rerun.returncode == 0, rerun.stderr
