@@ -6,6 +6,7 @@ import ctypes
 import errno
 import json
 import os
+import re
 import shutil
 import sys
 import uuid
@@ -15,6 +16,8 @@ from typing import Any
 AT_FDCWD = -100
 RENAME_EXCHANGE = 2
 """From <fcntl.h> and <linux/fs.h>: paths relative to the working folder; swap the two names."""
+LEFTOVER = re.compile(r"\.(?P<kind>tmp|old)-(?P<name>.+)-[0-9a-f]{8}")
+"""What the writers below name their temporary files and folders, and the old folder they retire."""
 
 
 def dump_json(value: Any) -> bytes:
@@ -86,18 +89,28 @@ def write_file_atomic(target: Path, data: bytes) -> None:
         raise
 
 
-def clean_leftovers(folder: Path) -> None:
-    """Remove temporary folders that a killed run left behind; put back an old folder a run killed mid-swap
-    left retired with no new one in its place."""
-    if folder.is_dir():
-        for entry in sorted(folder.iterdir()):
-            if not entry.is_dir() or not entry.name.startswith((".tmp-", ".old-")):
-                continue
-            original = folder / entry.name.removeprefix(".old-")[:-9]
-            if entry.name.startswith(".old-") and not original.exists():
-                entry.rename(original)
-            else:
-                shutil.rmtree(entry, ignore_errors=True)
+def clean_leftovers(folder: Path, name: str | None = None) -> None:
+    """Remove temporary folders and files that a killed run left behind; put back an old folder a run killed
+    mid-swap left retired with no new one in its place.
+
+    With `name`, only the leftovers of writing `folder/name`: several processes write into one folder at a time
+    (a batch's workers publish their packages side by side), and one must never take another's temporary folder
+    for a leftover while it is being filled.
+    """
+    if not folder.is_dir():
+        return
+    for entry in sorted(folder.iterdir()):
+        leftover = LEFTOVER.fullmatch(entry.name)
+        if leftover is None or (name is not None and leftover["name"] != name):
+            continue
+        original = folder / leftover["name"]
+        if entry.is_file():
+            if leftover["kind"] == "tmp":
+                entry.unlink(missing_ok=True)
+        elif leftover["kind"] == "old" and not original.exists():
+            entry.rename(original)
+        else:
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def read_files(folder: Path) -> dict[str, bytes]:

@@ -73,3 +73,18 @@ def test_a_retired_folder_beside_a_complete_new_one_is_removed(tmp_path: Path) -
     clean_leftovers(tmp_path)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["retail"]
     assert (tmp_path / "retail" / "envforge.yaml").read_text() == "new"
+
+
+def test_cleaning_one_name_leaves_the_temporary_folders_other_writers_are_filling(tmp_path: Path) -> None:
+    (tmp_path / ".tmp-retail-0123abcd").mkdir()
+    (tmp_path / ".tmp-retail-plus-89abcdef").mkdir()
+    (tmp_path / ".tmp-clinic-89abcdef").mkdir()
+    clean_leftovers(tmp_path, "retail")
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".tmp-clinic-89abcdef", ".tmp-retail-plus-89abcdef"]
+
+
+def test_a_temporary_file_a_killed_write_left_is_removed(tmp_path: Path) -> None:
+    (tmp_path / ".tmp-suite.json-0123abcd").write_text('{"trunc')
+    (tmp_path / "suite.json").write_text("{}")
+    clean_leftovers(tmp_path, "suite.json")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["suite.json"]

@@ -11,6 +11,7 @@ import typer
 
 from envforge.cli.commands.batch import batch
 from envforge.cli.commands.bench import bench
+from envforge.cli.commands.bench_suite import bench_suite
 from envforge.cli.commands.check import check
 from envforge.cli.commands.export import export
 from envforge.cli.commands.fuse import fuse
@@ -61,6 +62,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "verify-ui": verify_ui_command,
     "reverify": reverify,
     "bench": bench,
+    "bench-suite": bench_suite,
     "schema": schema,
 }
 for _name, _command in COMMANDS.items():

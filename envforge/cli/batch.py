@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.progress import Progress
-
 from envforge.cli.executors import ExecutorKind, run_local, run_ray
+from envforge.cli.output import batch_progress
 from envforge.errors import EnvforgeError, UserInputError
 
 
@@ -24,10 +22,16 @@ class BatchOutcome:
     package_hash: str = ""
     error: str = ""
     user_error: bool = False
+    tasks: int = 0
+    """Tasks the package ships."""
+    stages_built: int = 0
+    stages_cached: int = 0
+    """Stages this run built, and those it took from the stage cache (a resumed or repeated run)."""
 
 
 def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> BatchOutcome:
     """Generate one package; every error becomes an outcome, never an exception."""
+    from envforge.package.manifest import MANIFEST, load_manifest
     from envforge.pipeline.dag import GenerateConfig
     from envforge.stages.generate import run_pipeline
 
@@ -44,6 +48,8 @@ def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> Bat
         )
     except Exception as exc:
         return BatchOutcome(str(path), False, time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
+    manifest = load_manifest((result.package / MANIFEST).read_bytes())
+    cached = sum(stage.status == "cached" for stage in result.stages)
     return BatchOutcome(
         str(path),
         True,
@@ -51,6 +57,9 @@ def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> Bat
         env_id=result.env_id,
         package=str(result.package),
         package_hash=result.package_hash,
+        tasks=manifest.stats["tasks"],
+        stages_built=len(result.stages) - cached,
+        stages_cached=cached,
     )
 
 
@@ -78,13 +87,13 @@ def run_batch(
         else run_local(generate_one, calls, workers=workers)
     )
     outcomes: dict[int, BatchOutcome] = {}
-    with Progress(disable=not (progress and sys.stderr.isatty()), transient=True) as bar:
-        bar_task = bar.add_task("batch", total=len(paths))
+    with batch_progress(len(paths), enabled=progress) as advance:
         for index, result in finished:
             outcomes[index] = (
                 BatchOutcome(str(paths[index]), False, 0.0, error=f"worker failed: {result}")
                 if isinstance(result, BaseException)
                 else result
             )
-            bar.update(bar_task, advance=1)
+            if advance is not None:
+                advance(outcomes[index])
     return [outcomes[index] for index in range(len(paths))]

@@ -18,6 +18,8 @@ from rich.text import Text
 if TYPE_CHECKING:
     from envforge.bench.report import BenchReport
     from envforge.cli.batch import BatchOutcome
+    from envforge.cli.suite import SuiteReport
+    from envforge.cli.suite_bench import SuiteBenchReport
     from envforge.export.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.ir.verification import RolloutSummary, UIReplaySummary
@@ -57,6 +59,25 @@ def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] |
 
         def advance(result: StageResult) -> None:
             progress.update(task, advance=1, description=f"{result.stage} {result.status}")
+
+        yield advance
+
+
+@contextmanager
+def batch_progress(total: int, *, enabled: bool) -> Iterator[Callable[[BatchOutcome], None] | None]:
+    """A bar over a batch's blueprints that names each as it finishes (stderr; only on a terminal)."""
+    if not (enabled and console.is_terminal):
+        yield None
+        return
+    failed = 0
+    with _progress() as progress:
+        task = progress.add_task("batch", total=total)
+
+        def advance(outcome: BatchOutcome) -> None:
+            nonlocal failed
+            failed += not outcome.ok
+            finished = f"{Path(outcome.blueprint).stem} {'ok' if outcome.ok else 'FAILED'}"
+            progress.update(task, advance=1, description=f"{finished} ({failed} failed)" if failed else finished)
 
         yield advance
 
@@ -134,22 +155,34 @@ def print_run(result: RunResult, *, as_json: bool) -> None:
     stdout.print(table)
 
 
-def print_batch(outcomes: list[BatchOutcome], *, as_json: bool) -> None:
+def print_batch(report: SuiteReport, *, as_json: bool) -> None:
     if as_json:
-        _json([asdict(outcome) for outcome in outcomes])
+        _json(report.as_dict())
         return
-    table = Table(title=f"batch: {sum(o.ok for o in outcomes)}/{len(outcomes)} generated")
-    for column in ("blueprint", "env id", "result", "seconds", "package / error"):
+    table = Table(title=f"batch: {report.packages_ok}/{len(report.outcomes)} generated")
+    for column in ("blueprint", "env id", "result", "tasks", "seconds", "stages cached", "package / error"):
         table.add_column(column, overflow="fold")
-    for outcome in outcomes:
+    for outcome in report.outcomes:
+        stages = outcome.stages_built + outcome.stages_cached
         table.add_row(
             outcome.blueprint,
             outcome.env_id or "-",
             "ok" if outcome.ok else "FAILED",
+            str(outcome.tasks) if outcome.ok else "-",
             f"{outcome.seconds:.2f}",
+            f"{outcome.stages_cached}/{stages}" if outcome.ok else "-",
             outcome.package if outcome.ok else outcome.error,
         )
     stdout.print(table)
+    workers = f", {report.workers} workers" if report.workers is not None else ""
+    stdout.print(
+        Text(
+            f"{report.packages_ok} packages ok, {len(report.outcomes) - report.packages_ok} failed, "
+            f"{report.tasks_shipped} tasks in {report.wall_seconds:.1f} s: {report.packages_per_hour:,.0f} packages/hour, "
+            f"{report.tasks_per_second:,.2f} tasks/s ({report.executor}{workers}); report: {report.path}"
+        ),
+        soft_wrap=True,
+    )
 
 
 def print_verdict(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, bool]], *, as_json: bool) -> None:
@@ -182,6 +215,42 @@ def print_bench(report: BenchReport, *, as_json: bool) -> None:
     for row in report.rows:
         table.add_row(*row.cells())
     stdout.print(table)
+
+
+def print_suite_bench(report: SuiteBenchReport, *, as_json: bool) -> None:
+    """The table (or JSON) on stdout; a mismatch or a failed blueprint also on stderr, where it is not missed."""
+    if as_json:
+        _json(report.as_dict())
+    else:
+        packages = len(report.blueprints)
+        table = Table(
+            title=Text(
+                f"envforge bench-suite: {packages} blueprints, {report.rows:,} rows, {report.tasks} tasks, "
+                f"{report.repeat} cold batches per executor"
+            )
+        )
+        for column in ("executor", "parallel", "wall s (each)", "packages/h", "tasks/s", "vs baseline", "start s"):
+            table.add_column(column)
+        baseline = report.executors[0]
+        for runs in report.executors:
+            row = runs.as_dict(baseline)
+            table.add_row(
+                runs.executor,
+                str(runs.parallelism),
+                ", ".join(f"{seconds:.1f}" for seconds in row["wall_seconds"]),
+                f"{runs.packages_per_hour:,.0f}",
+                f"{runs.tasks_per_second:,.2f}",
+                "baseline" if runs is baseline else f"{row['ratio']:.2f}x",
+                f"{runs.startup_seconds:.1f}" if runs.startup_seconds else "-",
+            )
+        stdout.print(table)
+        runs_total = len(report.executors) * report.repeat
+        if not report.mismatches:
+            stdout.print(Text(f"package hashes agree across all {runs_total} batches"))
+    for outcome in report.failures:
+        console.print(Text(f"FAILED {outcome.blueprint}: {outcome.error}", style="bold red"), soft_wrap=True)
+    for line in report.mismatches:
+        console.print(Text(f"HASH MISMATCH {line}", style="bold red"), soft_wrap=True)
 
 
 def print_lint(report: LintReport, *, as_json: bool) -> None:

@@ -74,7 +74,13 @@ def find_packages(paths: list[Path]) -> list[Path]:
         if (path / "envforge.yaml").is_file():
             found.append(path)
             continue
-        below = sorted(manifest.parent for manifest in path.rglob("envforge.yaml") if ".cache" not in manifest.parts)
+        # A hidden folder is never a package: the stage cache, or the temporary or retired folder of an atomic
+        # write that a killed run left behind, which may hold a manifest beside half of the files.
+        below = sorted(
+            manifest.parent
+            for manifest in path.rglob("envforge.yaml")
+            if not any(part.startswith(".") for part in manifest.relative_to(path).parts)
+        )
         if not below:
             raise UserInputError(f"{path}: holds no environment package (no envforge.yaml); run `envforge generate`")
         found.extend(below)

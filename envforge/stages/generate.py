@@ -43,7 +43,8 @@ def run_pipeline(
 ) -> RunResult:
     """Generate the package for `source` into `out_dir/<domain>/`; resumable and idempotent."""
     blueprint = load_blueprint(source)
-    clean_leftovers(out_dir)
+    # This package's leftovers only: in a batch, other workers are filling their own temporary folders here.
+    clean_leftovers(out_dir, blueprint.domain)
     artifacts, stages = run_stages(
         pipeline_stages(reviewer),
         {ROOT: BlueprintArtifact(blueprint=blueprint)},

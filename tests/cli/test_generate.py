@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+from envforge.stages.registry import STAGES
 from envforge.validators.package_integrity import check_package_integrity
 from tests.conftest import REPO, envforge_cli
 
@@ -35,24 +37,42 @@ def test_generate_prints_a_stage_table_for_people(tmp_path: Path) -> None:
         assert stage in result.stdout
 
 
+def without_timing(report: dict[str, Any]) -> dict[str, Any]:
+    """A suite report less what differs between two runs of one suite."""
+    rows = [{key: value for key, value in row.items() if key != "timing"} for row in report["blueprints"]]
+    totals = {key: value for key, value in report["totals"].items() if key != "timing"}
+    return {**report, "blueprints": rows, "totals": totals}
+
+
 def test_batch_generates_the_good_blueprints_and_reports_the_bad_one(tmp_path: Path) -> None:
     broken = tmp_path / "broken.yaml"
     broken.write_text((REPO / "blueprints" / "retail.yaml").read_text().replace("person: customer", "person: custmer"))
     out = tmp_path / "out"
-    result = envforge_cli(
-        *["batch", "retail", str(broken), "airline", "-o", str(out)],
-        *["--rows", "200", "--tasks", "10", "--workers", "2", "--json"],
-    )
+    command = ["batch", "retail", str(broken), "airline", "-o", str(out), "--rows", "200", "--tasks", "10"]
+    result = envforge_cli(*command, "--workers", "2", "--json")
     assert result.returncode == 2, result.stderr
-    outcomes = json.loads(result.stdout)
-    assert [outcome["ok"] for outcome in outcomes] == [True, False, True]
-    assert "did you mean 'customer'" in outcomes[1]["error"]
+    report = json.loads(result.stdout)
+    assert report == json.loads((out / "suite.json").read_text(encoding="utf-8"))
+    rows = report["blueprints"]
+    assert [(row["ok"], row["package"], row["user_error"]) for row in rows] == [
+        (True, "retail", False),
+        (False, "", True),
+        (True, "airline", False),
+    ]
+    assert "did you mean 'customer'" in rows[1]["error"]
+    assert [row["tasks"] for row in rows] == [len(STAGES), 0, len(STAGES)]
+    assert {key: report["totals"][key] for key in ("packages_ok", "packages_failed", "tasks")} == {
+        "packages_ok": 2,
+        "packages_failed": 1,
+        "tasks": 20,
+    }
+    assert (report["executor"], report["workers"]) == ("local", 2)
     assert check_package_integrity(out / "retail") == []
     assert check_package_integrity(out / "airline") == []
-    rerun = json.loads(
-        envforge_cli("batch", "retail", "airline", "-o", str(out), "--rows", "200", "--tasks", "10", "--json").stdout
-    )
-    assert [outcome["package_hash"] for outcome in rerun] == [outcomes[0]["package_hash"], outcomes[2]["package_hash"]]
+    again = json.loads(envforge_cli(*command, "--workers", "2", "--json").stdout)
+    assert without_timing(again) == without_timing(report)
+    assert [row["timing"]["stages_cached"] for row in again["blueprints"]] == [len(STAGES), 0, len(STAGES)]
+    assert again["totals"]["timing"]["stages_built"] == 0
 
 
 def test_schema_prints_the_committed_schema() -> None:

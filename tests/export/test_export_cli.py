@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from envforge.export.run import find_packages
 from tests.conftest import envforge_cli
 
 
@@ -61,3 +62,13 @@ def test_paths_without_packages_are_refused(tmp_path: Path) -> None:
     empty = envforge_cli("export", str(tmp_path), "-o", str(tmp_path / "out"))
     assert empty.returncode == 2 and "holds no environment package" in empty.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_suite_folder_gives_its_packages_but_not_the_half_written_folders_a_killed_batch_left(
+    tmp_path: Path,
+) -> None:
+    suite = tmp_path / "suite"
+    for folder in ("retail", "clinic", ".tmp-airline-0123abcd", ".old-retail-89abcdef", ".cache/retail/package"):
+        (suite / folder).mkdir(parents=True)
+        (suite / folder / "envforge.yaml").write_text("schema_version: 1\n", encoding="utf-8")
+    assert find_packages([suite]) == [suite / "clinic", suite / "retail"]

@@ -11,7 +11,13 @@ from envforge.cli.options import AsJson, OutDir, Rows, Seed, Tasks
 
 
 def batch(
-    blueprints: Annotated[list[str], typer.Argument(help="Blueprint files or shipped names.")],
+    blueprints: Annotated[
+        list[str],
+        typer.Argument(
+            help="Blueprint files, shipped names, folders (their *.yaml and *.yml) or list files "
+            "(@suite.txt or suite.txt: one file, folder or shipped name per line; # comments)."
+        ),
+    ],
     out: OutDir = Path("generated"),
     seed: Seed = 0,
     rows: Rows = 1000,
@@ -27,18 +33,21 @@ def batch(
     ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Generate many packages in parallel; a failing blueprint never stops the others."""
-    from envforge.cli.batch import run_batch
-    from envforge.cli.blueprints import resolve_blueprint
+    """Generate many packages in parallel, a failing blueprint never stopping the others; write OUT/suite.json.
+    Rerunning resumes: finished stages and packages come from the cache."""
+    from envforge.cli.blueprints import check_distinct, resolve_suite
     from envforge.cli.executors import import_ray
     from envforge.cli.output import print_batch
+    from envforge.cli.suite import run_suite
 
     if address is not None and executor != "ray":
         raise typer.BadParameter("--address is the Ray cluster to use; add --executor ray", param_hint="--address")
     if executor == "ray":
         import_ray()
-    outcomes = run_batch(
-        [resolve_blueprint(value) for value in blueprints],
+    entries = resolve_suite(blueprints)
+    check_distinct(entries, out)
+    report = run_suite(
+        [entry.path for entry in entries],
         out,
         seed=seed,
         rows=rows,
@@ -48,7 +57,7 @@ def batch(
         executor=executor,
         address=address,
     )
-    print_batch(outcomes, as_json=as_json)
-    failures = [outcome for outcome in outcomes if not outcome.ok]
+    print_batch(report, as_json=as_json)
+    failures = [outcome for outcome in report.outcomes if not outcome.ok]
     if failures:
         raise typer.Exit(2 if all(outcome.user_error for outcome in failures) else 1)

@@ -1,0 +1,141 @@
+"""A batch as a suite: run it, and write `<out>/suite.json`, its report, atomically.
+
+Everything in the report is a function of the blueprints and the options except what sits under `timing`
+(seconds, rates, and how many stages were built rather than taken from the stage cache), so two runs of one
+suite compare equal once their `timing` keys are dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from envforge.cli.batch import BatchOutcome, run_batch
+from envforge.cli.executors import ExecutorKind
+from envforge.files import clean_leftovers, dump_json, write_file_atomic
+
+SUITE_JSON = "suite.json"
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class SuiteReport:
+    """One batch: a row per blueprint, in the order given, and the totals."""
+
+    outcomes: list[BatchOutcome]
+    out: Path
+    executor: ExecutorKind
+    workers: int | None
+    """Processes of the local pool; None on Ray, whose CPUs decide."""
+    seed: int
+    rows: int
+    tasks: int
+    wall_seconds: float
+
+    @property
+    def path(self) -> Path:
+        return self.out / SUITE_JSON
+
+    @property
+    def packages_ok(self) -> int:
+        return sum(outcome.ok for outcome in self.outcomes)
+
+    @property
+    def tasks_shipped(self) -> int:
+        return sum(outcome.tasks for outcome in self.outcomes)
+
+    @property
+    def packages_per_hour(self) -> float:
+        return self.packages_ok * 3600 / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    @property
+    def tasks_per_second(self) -> float:
+        return self.tasks_shipped / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    def package(self, outcome: BatchOutcome) -> str:
+        """The package folder relative to `out` (the report lives there), or "" for a failed blueprint."""
+        return os.path.relpath(outcome.package, self.out) if outcome.ok else ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "executor": self.executor,
+            "workers": self.workers,
+            "seed": self.seed,
+            "rows": self.rows,
+            "tasks_requested": self.tasks,
+            "blueprints": [self._row(outcome) for outcome in self.outcomes],
+            "totals": {
+                "packages_ok": self.packages_ok,
+                "packages_failed": len(self.outcomes) - self.packages_ok,
+                "tasks": self.tasks_shipped,
+                "timing": {
+                    "wall_seconds": round(self.wall_seconds, 3),
+                    "packages_per_hour": round(self.packages_per_hour, 3),
+                    "tasks_per_second": round(self.tasks_per_second, 3),
+                    "stages_built": sum(outcome.stages_built for outcome in self.outcomes),
+                    "stages_cached": sum(outcome.stages_cached for outcome in self.outcomes),
+                },
+            },
+        }
+
+    def _row(self, outcome: BatchOutcome) -> dict[str, Any]:
+        return {
+            "blueprint": outcome.blueprint,
+            "env_id": outcome.env_id,
+            "ok": outcome.ok,
+            "package": self.package(outcome),
+            "package_hash": outcome.package_hash,
+            "tasks": outcome.tasks,
+            "error": outcome.error,
+            "user_error": outcome.user_error,
+            "timing": {
+                "seconds": round(outcome.seconds, 3),
+                "stages_built": outcome.stages_built,
+                "stages_cached": outcome.stages_cached,
+            },
+        }
+
+
+def run_suite(
+    paths: list[Path],
+    out: Path,
+    *,
+    seed: int,
+    rows: int,
+    tasks: int,
+    workers: int,
+    progress: bool,
+    executor: ExecutorKind = "local",
+    address: str | None = None,
+) -> SuiteReport:
+    """`run_batch`, then its report saved as `out/suite.json`: a reader sees the last finished batch's report
+    whole, never a partial one, and a killed batch leaves the one before it."""
+    clean_leftovers(out, SUITE_JSON)
+    started = time.perf_counter()
+    outcomes = run_batch(
+        paths,
+        out,
+        seed=seed,
+        rows=rows,
+        tasks=tasks,
+        workers=workers,
+        progress=progress,
+        executor=executor,
+        address=address,
+    )
+    report = SuiteReport(
+        outcomes,
+        out,
+        executor,
+        workers if executor == "local" else None,
+        seed,
+        rows,
+        tasks,
+        time.perf_counter() - started,
+    )
+    write_file_atomic(report.path, dump_json(report.as_dict()))
+    return report

@@ -1,0 +1,190 @@
+"""`envforge bench-suite`: one suite's batch throughput under each executor, and whether they write the same bytes.
+
+Every run is a cold batch into a fresh folder. The local pool's runs go first whatever the order asked: a
+process pool must not fork a process that holds a Ray driver. Ray is started once for its runs, as a running
+cluster would be, and its start is reported apart from the timings.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from envforge.cli.batch import BatchOutcome
+from envforge.cli.executors import ExecutorKind, import_ray, start_local_ray
+from envforge.cli.suite import SuiteReport, run_suite
+
+
+@dataclass(frozen=True)
+class ExecutorRuns:
+    """The repeated batches of one executor."""
+
+    executor: ExecutorKind
+    parallelism: int
+    """Processes of the local pool, or Ray's CPUs."""
+    startup_seconds: float
+    """Ray's start (0 for the local pool, whose processes start inside each timed batch)."""
+    reports: list[SuiteReport]
+
+    @property
+    def packages_per_hour(self) -> float:
+        return statistics.median(report.packages_per_hour for report in self.reports)
+
+    @property
+    def tasks_per_second(self) -> float:
+        return statistics.median(report.tasks_per_second for report in self.reports)
+
+    def as_dict(self, baseline: ExecutorRuns) -> dict[str, Any]:
+        return {
+            "executor": self.executor,
+            "parallelism": self.parallelism,
+            "startup_seconds": round(self.startup_seconds, 3),
+            "wall_seconds": [round(report.wall_seconds, 3) for report in self.reports],
+            "packages_per_hour": round(self.packages_per_hour, 3),
+            "tasks_per_second": round(self.tasks_per_second, 3),
+            "ratio": round(ratio(self.packages_per_hour, baseline.packages_per_hour), 3),
+        }
+
+
+def ratio(ours: float, baseline: float) -> float:
+    """Throughput over the baseline's: above 1 is faster."""
+    return ours / baseline if baseline > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class SuiteBenchReport:
+    """Every executor's runs, the first executor's being the baseline, and the blueprints whose results differ."""
+
+    blueprints: list[str]
+    seed: int
+    rows: int
+    tasks: int
+    repeat: int
+    executors: list[ExecutorRuns]
+    mismatches: list[str]
+
+    @property
+    def failures(self) -> list[BatchOutcome]:
+        """Blueprints that failed in the baseline's first run (every run, when nothing mismatches)."""
+        return [outcome for outcome in self.executors[0].reports[0].outcomes if not outcome.ok]
+
+    def as_dict(self) -> dict[str, Any]:
+        baseline = self.executors[0]
+        return {
+            "blueprints": self.blueprints,
+            "seed": self.seed,
+            "rows": self.rows,
+            "tasks_requested": self.tasks,
+            "repeat": self.repeat,
+            "baseline": baseline.executor,
+            "executors": [runs.as_dict(baseline) for runs in self.executors],
+            "packages": [
+                {"blueprint": outcome.blueprint, "package_hash": outcome.package_hash, "tasks": outcome.tasks}
+                for outcome in baseline.reports[0].outcomes
+            ],
+            "failed": [f"{outcome.blueprint}: {outcome.error}" for outcome in self.failures],
+            "hashes_agree": not self.mismatches,
+            "mismatches": self.mismatches,
+        }
+
+
+def find_mismatches(runs: Mapping[str, Sequence[BatchOutcome]]) -> list[str]:
+    """A line for each blueprint whose package hash (or failure) in a run differs from the first run's."""
+    (first_label, first), *others = runs.items()
+    lines = []
+    for index, expected in enumerate(first):
+        for label, outcomes in others:
+            found = outcomes[index]
+            if (found.ok, found.package_hash) != (expected.ok, expected.package_hash):
+                lines.append(f"{expected.blueprint}: {first_label} {_shown(expected)}, {label} {_shown(found)}")
+    return lines
+
+
+def _shown(outcome: BatchOutcome) -> str:
+    return f"package {outcome.package_hash[:16]}" if outcome.ok else "failed"
+
+
+def run_suite_bench(
+    paths: list[Path],
+    executors: Sequence[ExecutorKind],
+    *,
+    workers: int,
+    seed: int,
+    rows: int,
+    tasks: int,
+    repeat: int,
+    progress: bool,
+) -> SuiteBenchReport:
+    """Run the batch of `paths` `repeat` times per executor into fresh folders; the first executor is the baseline."""
+    measured: dict[ExecutorKind, ExecutorRuns] = {}
+    with tempfile.TemporaryDirectory(prefix="envforge-bench-suite-") as scratch:
+        for executor in sorted(executors, key=lambda kind: kind == "ray"):
+            measured[executor] = _measure(
+                executor,
+                paths,
+                Path(scratch),
+                workers=workers,
+                seed=seed,
+                rows=rows,
+                tasks=tasks,
+                repeat=repeat,
+                progress=progress,
+            )
+    runs = {
+        f"{executor} run {number}": report.outcomes
+        for executor in executors
+        for number, report in enumerate(measured[executor].reports, start=1)
+    }
+    return SuiteBenchReport(
+        [str(path) for path in paths],
+        seed,
+        rows,
+        tasks,
+        repeat,
+        [measured[executor] for executor in executors],
+        find_mismatches(runs),
+    )
+
+
+def _measure(
+    executor: ExecutorKind,
+    paths: list[Path],
+    scratch: Path,
+    *,
+    workers: int,
+    seed: int,
+    rows: int,
+    tasks: int,
+    repeat: int,
+    progress: bool,
+) -> ExecutorRuns:
+    ray = import_ray() if executor == "ray" else None
+    started = time.perf_counter()
+    owned = ray is not None and not ray.is_initialized()
+    if ray is not None and owned:
+        start_local_ray(ray)
+    startup = time.perf_counter() - started if owned else 0.0
+    try:
+        parallelism = int(ray.cluster_resources().get("CPU", 0)) if ray is not None else min(workers, len(paths))
+        reports = [
+            run_suite(
+                paths,
+                scratch / f"{executor}-{number}",
+                seed=seed,
+                rows=rows,
+                tasks=tasks,
+                workers=workers,
+                progress=progress,
+                executor=executor,
+            )
+            for number in range(1, repeat + 1)
+        ]
+    finally:
+        if ray is not None and owned:
+            ray.shutdown()
+    return ExecutorRuns(executor, parallelism, startup, reports)
