@@ -64,7 +64,9 @@ def composition_data(
     """The `compose:` blueprint fusing `paths`, its member paths relative to `folder`; a one-line
     UserInputError when the blueprints cannot be fused."""
     if not 2 <= len(paths) <= MAX_DOMAINS:
-        raise UserInputError(f"fuse takes 2 to {MAX_DOMAINS} blueprints, got {len(paths)}")
+        raise UserInputError(
+            f"fuse takes 2 to {MAX_DOMAINS} blueprints, got {len(paths)}; name 2 or 3 (e.g. envforge fuse clinic banking)"
+        )
     members = [load_blueprint(path) for path in paths]
     domains = [member.domain for member in members]
     twice = next((name for index, name in enumerate(domains) if name in domains[:index]), None)
