@@ -1,30 +1,32 @@
-"""The YAML snippets of docs/blueprint-guide.md, and the edit the guide tells a reader to make with them.
+"""The snippets of docs/blueprint-guide.md (and of another guide, given by path), and the edit the guide tells a
+reader to make with them.
 
 Tests take the snippets from the guide itself, so the guide cannot drift from what they prove."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from tests.conftest import REPO
 
 GUIDE = REPO / "docs" / "blueprint-guide.md"
-_BLOCK = re.compile(r"```yaml\n(.*?)```", re.DOTALL)
 
 
-def yaml_blocks() -> list[tuple[str | None, str]]:
-    """Every YAML block of the guide with its anchor (`<!-- snippet: NAME -->` on the line before), or None."""
-    text = GUIDE.read_text(encoding="utf-8")
+def yaml_blocks(guide: Path = GUIDE, language: str = "yaml") -> list[tuple[str | None, str]]:
+    """Every block of `language` in a guide with its anchor (`<!-- snippet: NAME -->` on the line before), or
+    None."""
+    text = guide.read_text(encoding="utf-8")
     blocks = []
-    for match in _BLOCK.finditer(text):
+    for match in re.finditer(rf"```{language}\n(.*?)```", text, re.DOTALL):
         before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1]
         anchor = re.fullmatch(r"<!-- snippet: ([a-z-]+) -->", before)
         blocks.append((anchor.group(1) if anchor else None, match.group(1)))
     return blocks
 
 
-def guide_snippet(name: str) -> str:
-    found = [body for anchor, body in yaml_blocks() if anchor == name]
+def guide_snippet(name: str, guide: Path = GUIDE, language: str = "yaml") -> str:
+    found = [body for anchor, body in yaml_blocks(guide, language) if anchor == name]
     assert len(found) == 1, f"the guide must have one block anchored '{name}'"
     return found[0]
 

@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from envforge.errors import UserInputError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.compose import MAX_DOMAINS, Composition, CompositionError, fuse, shared_identity
 from envforge.ir.loading import load_blueprint
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
+"""What --domain, --identity and the PREFIX of --prefix must be: a name as blueprints write them."""
+
+
+def _checked(name: str, given: str, example: str) -> str:
+    """`name`, or a UserInputError quoting the option as `given` when it is not a lower_snake_case name."""
+    if not _NAME.match(name):
+        raise UserInputError(f"{given}: '{name}' is not a lower_snake_case name; write e.g. {example}")
+    return name
 
 
 def _prefixes(values: list[str], members: list[Blueprint]) -> dict[str, str]:
@@ -24,19 +36,24 @@ def _prefixes(values: list[str], members: list[Blueprint]) -> dict[str, str]:
             raise UserInputError(
                 f"--prefix '{value}': write DOMAIN=PREFIX with DOMAIN one of {', '.join(domains)} (e.g. banking=bank)"
             )
-        found[domain] = prefix
+        found[domain] = _checked(prefix, f"--prefix '{value}'", f"{domain}={_snake(prefix)}")
     return found
+
+
+def _snake(word: str) -> str:
+    out = re.sub(r"[^a-z0-9_]+", "_", word.lower()).strip("_")[:63]
+    return out if out[:1].isalpha() else f"x_{out}"[:63]
 
 
 def _identity(members: list[Blueprint], wanted: str | None) -> str:
     if wanted is not None:
-        return wanted
+        return _checked(wanted, "--identity", "--identity email")
     shared = shared_identity(members)
     if not shared:
         persons = ", ".join(f"{member.domain}.{member.person}" for member in members)
         raise UserInputError(
-            f"no shared person identity: the person entities {persons} have no unique text field in common; add one "
-            "(e.g. email, unique: true) to each, or pass --identity FIELD"
+            f"no shared person identity: the person entities {persons} have no unique text field in common; give "
+            "each the same one (e.g. email with unique: true)"
         )
     return shared[0]
 
@@ -47,12 +64,22 @@ def composition_data(
     """The `compose:` blueprint fusing `paths`, its member paths relative to `folder`; a one-line
     UserInputError when the blueprints cannot be fused."""
     if not 2 <= len(paths) <= MAX_DOMAINS:
-        raise UserInputError(f"fuse takes 2 to {MAX_DOMAINS} blueprints, got {len(paths)}")
+        raise UserInputError(
+            f"fuse takes 2 to {MAX_DOMAINS} blueprints, got {len(paths)}; name 2 or 3 (e.g. envforge fuse clinic banking)"
+        )
     members = [load_blueprint(path) for path in paths]
+    domains = [member.domain for member in members]
+    twice = next((name for index, name in enumerate(domains) if name in domains[:index]), None)
+    if twice is not None:
+        raise UserInputError(
+            f"the domain '{twice}' is given twice; fuse different domains (a compose: blueprint can fuse one twice, "
+            "with a prefix for each)"
+        )
     chosen = _prefixes(prefixes, members)
+    fused = domain or "_".join(domains)
     data: dict[str, Any] = {
         "schema_version": 1,
-        "domain": domain or "_".join(member.domain for member in members),
+        "domain": _checked(fused, "--domain" if domain else "the fused domain id", "--domain clinic_banking"),
         "version": 0,
         "title": " and ".join(member.title for member in members),
         "description": " ".join(" ".join(member.description.split()) for member in members),
@@ -72,9 +99,16 @@ def composition_data(
     try:
         fuse(Composition.model_validate(data), members)
     except CompositionError as exc:
-        raise UserInputError(str(exc)) from None
-    except ValueError as exc:
-        raise UserInputError(f"cannot fuse these blueprints: {exc}") from None
+        # The fix a composition names in its `prefix:` keys is --prefix here.
+        hint = " (--prefix DOMAIN=PREFIX)" if exc.path[-1:] == ("prefix",) else ""
+        raise UserInputError(f"{exc}{hint}") from None
+    except ValidationError as exc:
+        # Only a fused expression that the prefixes made longer than its limit gets here.
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        raise UserInputError(
+            f"cannot fuse these blueprints: {where}: {error['msg']}; choose shorter prefixes"
+        ) from None
     return data
 
 

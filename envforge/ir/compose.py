@@ -36,6 +36,8 @@ from envforge.ir.syntax import Identifier
 from envforge.ir.tasks import ToolCall
 
 MAX_DOMAINS = 3
+MAX_NAME = 63
+"""The longest name an Identifier takes; a prefix makes every name longer."""
 PARTICLES = frozenset({"in", "out", "up", "off", "on", "back", "over"})
 """Words that belong to the verb of an action name (`check_in`): the prefix goes after them."""
 COPIED_TYPES = ("string", "text")
@@ -112,23 +114,34 @@ def rename_names(expression: str, names: dict[str, str]) -> str:
     return "".join(out) + expression[last:]
 
 
+def _fitting(name: str, domain: str, index: int) -> str:
+    """`name`, or a CompositionError where the prefix made it longer than a name may be."""
+    if len(name) > MAX_NAME:
+        raise CompositionError(
+            f"the fused name '{name}' is longer than {MAX_NAME} characters; give {domain} a shorter prefix",
+            ("compose", "domains", index, "prefix"),
+        )
+    return name
+
+
 class _Namespace:
     """The fused names of one member's declarations."""
 
-    def __init__(self, blueprint: Blueprint, prefix: str) -> None:
+    def __init__(self, blueprint: Blueprint, prefix: str, index: int) -> None:
         self.blueprint = blueprint
         self.prefix = prefix
+        self.index = index
         self.entities = {entity.name: self.name(entity.name) for entity in blueprint.entities}
 
     def name(self, name: str) -> str:
-        return f"{self.prefix}_{name}"
+        return _fitting(f"{self.prefix}_{name}", self.blueprint.domain, self.index)
 
     def action(self, name: str) -> str:
         """The prefix goes after the verb (and a particle), so the tool still reads as a request and like the
         READ tools: `freeze_bank_card` next to `list_bank_cards`, `check_in_airline`."""
         words = name.split("_")
         cut = 2 if len(words) > 1 and words[1] in PARTICLES else 1
-        return "_".join([*words[:cut], self.prefix, *words[cut:]])
+        return _fitting("_".join([*words[:cut], self.prefix, *words[cut:]]), self.blueprint.domain, self.index)
 
     def rows_named(self, entities: list[str], aliases: set[str]) -> dict[str, str]:
         """Renames for the entity names an expression sees rows under, except where an alias shadows one."""
@@ -232,27 +245,43 @@ def _check_identity(members: list[Blueprint], identity: str) -> None:
         field = next((field for field in person.fields if field.name == identity), None)
         if field is None or not field.unique or field.type not in COPIED_TYPES:
             found = shared_identity(members)
-            fix = (
-                f"use one every person entity has: {', '.join(found)}"
-                if found
-                else "give every person entity the same unique text field (e.g. email) first"
-            )
-            what = "has no field" if field is None else "has no unique text field"
+            if field is None:
+                what = f"has no field '{identity}'"
+            elif field.type not in COPIED_TYPES:
+                what = f"has '{identity}', but it is of type {field.type}, not text"
+            else:
+                what = f"has '{identity}', but it is not unique"
+            if found:
+                fix = f"use one every person entity has: {', '.join(found)}"
+            elif field is not None and field.type in COPIED_TYPES:
+                fix = f"mark it unique: true in {member.domain}'s blueprint"
+            else:
+                fix = "give every person entity the same unique text field (e.g. email) first"
             raise CompositionError(
-                f"no shared person identity: {member.domain}'s person entity '{person.name}' {what} '{identity}'; "
-                f"{fix}",
+                f"no shared person identity: {member.domain}'s person entity '{person.name}' {what}; {fix}",
                 ("compose", "identity"),
             )
 
 
+def _link_field(person: EntitySpec, primary: EntitySpec, domain: str, index: int) -> str:
+    """The name of a later domain's link to the first domain's person: the first's key (`patient_id`), or where
+    the later person has a field of that name, as both have where each calls its person a customer, the first's
+    fused name (`retail_customer_id`)."""
+    key = next(field.name for field in primary.fields if field.type == "id")
+    taken = {field.name for field in person.fields}
+    if key not in taken:
+        return key
+    if f"{primary.name}_id" not in taken and len(primary.name) + 3 <= MAX_NAME:
+        return f"{primary.name}_id"
+    raise CompositionError(
+        f"{domain}'s person entity '{person.name}' already has a field '{key}', the name of the link to "
+        f"'{primary.name}'; rename that field in {domain}'s blueprint",
+        ("compose", "domains", index),
+    )
+
+
 def _link(person: EntitySpec, primary: EntitySpec, domain: str, link_field: str, identity: str) -> EntitySpec:
     """The person entity of a later domain, linked one-to-one to the first domain's and copying its identity."""
-    if any(field.name == link_field for field in person.fields):
-        raise CompositionError(
-            f"{domain}'s person entity '{person.name}' already has a field '{link_field}', the name of the link to "
-            f"'{primary.name}'; rename that field in {domain}'s blueprint",
-            ("compose", "domains"),
-        )
     theirs = {field.name: field for field in primary.fields}
     fields = []
     for field in person.fields:
@@ -292,17 +321,26 @@ def _instructions(composition: Composition, members: list[Blueprint]) -> str:
     return "\n\n".join(parts)
 
 
-def _duplicates(kind: str, names: list[tuple[str, str]]) -> None:
-    """A CompositionError for the first name two sources share; `names` holds (name, where it comes from)."""
+Source = tuple[str, tuple[int | str, ...]]
+"""Where a fused name comes from: a member domain or the bridges, and the path to change to rename it."""
+
+
+def _duplicates(kind: str, names: list[tuple[str, Source]]) -> None:
+    """A CompositionError for the first name two sources share, at the later source."""
     counts = Counter(name for name, _ in names)
     for name, count in counts.items():
-        if count > 1:
-            who = sorted({owner for other, owner in names if other == name})
-            raise CompositionError(
-                f"the {kind} name '{name}' comes from {' and '.join(who)}; give one of them another prefix "
-                "(compose.domains[].prefix) or rename the bridge",
-                ("compose", "domains"),
-            )
+        if count == 1:
+            continue
+        sources = [source for other, source in names if other == name]
+        who = list(dict.fromkeys(owner for owner, _ in sources))
+        path = sources[-1][1]
+        if who == ["the bridges"]:
+            raise CompositionError(f"two bridges are named '{name}'; rename one of them", path)
+        bridge = " or rename the bridge" if "the bridges" in who else ""
+        raise CompositionError(
+            f"the {kind} name '{name}' comes from both {' and '.join(who)}; give one of them another prefix{bridge}",
+            path,
+        )
 
 
 def fuse(composition: Composition, members: list[Blueprint]) -> Blueprint:
@@ -321,20 +359,22 @@ def fuse(composition: Composition, members: list[Blueprint]) -> Blueprint:
                 ("compose", "domains", index, "blueprint"),
             )
     _check_identity(members, composition.compose.identity)
-    spaces = [_Namespace(member, prefix) for member, prefix in zip(members, prefixes, strict=True)]
+    spaces = [
+        _Namespace(member, prefix, index) for index, (member, prefix) in enumerate(zip(members, prefixes, strict=True))
+    ]
     renamed = [space.renamed() for space in spaces]
     primary = renamed[0].entity(renamed[0].person)
-    link_field = next(field.name for field in primary.fields if field.type == "id")
     entities: list[EntitySpec] = []
     relations: list[RelationSpec] = []
-    for member, blueprint in zip(members, renamed, strict=True):
+    for index, (member, blueprint) in enumerate(zip(members, renamed, strict=True)):
         for declared in blueprint.entities:
             entity = declared
-            if declared.name == blueprint.person and blueprint is not renamed[0]:
+            if declared.name == blueprint.person and index > 0:
+                link_field = _link_field(declared, primary, member.domain, index)
                 entity = _link(declared, primary, member.domain, link_field, composition.compose.identity)
                 relations.append(
                     RelationSpec(
-                        name=f"{entity.name}_person",
+                        name=_fitting(f"{entity.name}_person", member.domain, index),
                         child=entity.name,
                         field=link_field,
                         parent=primary.name,
@@ -352,12 +392,16 @@ def fuse(composition: Composition, members: list[Blueprint]) -> Blueprint:
     ]
     bridges = composition.compose.bridges
     actions = [action for blueprint in renamed for action in blueprint.actions] + list(bridges)
-    named = [(member.domain, blueprint) for member, blueprint in zip(members, renamed, strict=True)]
-    _duplicates("entity", [(entity.name, domain) for domain, blueprint in named for entity in blueprint.entities])
+    named: list[tuple[Blueprint, Source]] = [
+        (blueprint, (member.domain, ("compose", "domains", index, "prefix")))
+        for index, (member, blueprint) in enumerate(zip(members, renamed, strict=True))
+    ]
+    bridged: list[tuple[str, Source]] = [
+        (action.name, ("the bridges", ("compose", "bridges", index, "name"))) for index, action in enumerate(bridges)
+    ]
+    _duplicates("entity", [(entity.name, source) for blueprint, source in named for entity in blueprint.entities])
     _duplicates(
-        "action",
-        [(action.name, domain) for domain, blueprint in named for action in blueprint.actions]
-        + [(action.name, "the bridges") for action in bridges],
+        "action", [(action.name, source) for blueprint, source in named for action in blueprint.actions] + bridged
     )
     return Blueprint(
         domain=composition.domain,

@@ -17,7 +17,7 @@ from envforge.errors import BlueprintError, did_you_mean
 from envforge.ir.blueprint import EFFECT_KINDS, Blueprint
 from envforge.ir.bounded_yaml import MAX_BYTES, check_size, compose_bounded
 from envforge.ir.checks import check_blueprint
-from envforge.ir.compose import Composition, CompositionError, fuse
+from envforge.ir.compose import MAX_DOMAINS, Composition, CompositionError, fuse
 from envforge.ir.invariants import INVARIANT_KINDS
 from envforge.ir.locations import Locations, Path_, format_path
 
@@ -313,6 +313,13 @@ def _prefix(word: str) -> str:
 
 def load_blueprint_text(text: str, file: str) -> Blueprint:
     """Parse, validate and check a blueprint given as YAML text."""
+    data, locations = _parsed(text, file)
+    if "compose" in data:
+        return _load_composition(data, locations, file)
+    return _checked(data, locations, file)
+
+
+def _parsed(text: str, file: str) -> tuple[dict[str, Any], Locations]:
     data, locations = parse_yaml(text, file)
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else f"a single value ({_shown(data)})"
@@ -321,8 +328,10 @@ def load_blueprint_text(text: str, file: str) -> Blueprint:
             file=file,
             line=locations.line(()),
         )
-    if "compose" in data:
-        return _load_composition(data, locations, file)
+    return data, locations
+
+
+def _checked(data: dict[str, Any], locations: Locations, file: str) -> Blueprint:
     blueprint = _validated(Blueprint, data, locations, file)
     check_blueprint(blueprint, locations)
     return blueprint
@@ -366,17 +375,51 @@ def _load_composition(data: dict[str, Any], locations: Locations, file: str) -> 
         )
         if problem:
             raise BlueprintError(problem, file=file, line=locations.line(where), path=format_path(where))
-        members.append(load_blueprint(path))
+        data, member_locations = _parsed(_read_text(path), str(path))
+        if "compose" in data:
+            # Refused before its own members load, so compositions that list each other end here too.
+            raise BlueprintError(
+                f"'{member.blueprint}' is itself fused; list its domains here instead (at most {MAX_DOMAINS})",
+                file=file,
+                line=locations.line(where),
+                path=format_path(where),
+            )
+        members.append(_checked(data, member_locations, str(path)))
     try:
         blueprint = fuse(composition, members)
     except CompositionError as exc:
         raise BlueprintError(str(exc), file=file, line=locations.line(exc.path), path=format_path(exc.path)) from None
-    check_blueprint(blueprint, Locations())
+    try:
+        check_blueprint(blueprint)
+    except BlueprintError as exc:
+        raise _in_composition(exc, blueprint, composition, locations, file) from None
     return blueprint
+
+
+_PATH_PART = re.compile(r"\[(\d+)\]|\.?([^.\[\]]+)")
+
+
+def _in_composition(
+    exc: BlueprintError, blueprint: Blueprint, composition: Composition, locations: Locations, file: str
+) -> BlueprintError:
+    """A check's error on the fused blueprint, located in the composition: a bridge's or a bridge policy's at its
+    line there (they come last in the fused lists), any other at the composition as a whole."""
+    path: Path_ = tuple(int(index) if index else str(key) for index, key in _PATH_PART.findall(exc.path))
+    for key, declared in (("actions", composition.compose.bridges), ("policies", composition.compose.policies)):
+        first = len(getattr(blueprint, key)) - len(declared)
+        if len(path) > 1 and path[0] == key and isinstance(path[1], int) and path[1] >= first:
+            where = ("compose", "bridges" if key == "actions" else "policies", path[1] - first, *path[2:])
+            return BlueprintError(exc.detail, file=file, line=locations.line(where), path=format_path(where))
+    return BlueprintError(exc.detail, file=file, path=exc.path)
 
 
 def load_blueprint(path: Path) -> Blueprint:
     """Load a blueprint file; every problem becomes a BlueprintError naming file, line and field."""
+    return load_blueprint_text(_read_text(path), str(path))
+
+
+def _read_text(path: Path) -> str:
+    """A blueprint file's text; a BlueprintError naming the file when it cannot be read as UTF-8."""
     try:
         with path.open("rb") as handle:
             # Read one byte past the limit, never the whole of an arbitrarily large file.
@@ -400,4 +443,4 @@ def load_blueprint(path: Path) -> Blueprint:
         raise BlueprintError(
             f"not UTF-8 text (byte 0x{data[exc.start]:02x}); save the blueprint as UTF-8", file=str(path), line=line
         ) from None
-    return load_blueprint_text(text, str(path))
+    return text
