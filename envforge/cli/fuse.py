@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from envforge.errors import UserInputError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.compose import MAX_DOMAINS, Composition, CompositionError, fuse, shared_identity
-from envforge.ir.loading import load_blueprint
+from envforge.ir.loading import SHIPPED, load_blueprint
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 """What --domain, --identity and the PREFIX of --prefix must be: a name as blueprints write them."""
@@ -58,6 +58,14 @@ def _identity(members: list[Blueprint], wanted: str | None) -> str:
     return shared[0]
 
 
+def _member(path: Path, folder: Path) -> str:
+    """A shipped blueprint by its name, which reads the same on every machine; any other by its path relative to
+    the composition's folder."""
+    if path.resolve() == (SHIPPED / f"{path.stem}.yaml").resolve():
+        return path.stem
+    return os.path.relpath(path.resolve(), folder.resolve())
+
+
 def composition_data(
     paths: list[Path], *, domain: str | None, identity: str | None, prefixes: list[str], folder: Path
 ) -> dict[str, Any]:
@@ -90,7 +98,7 @@ def composition_data(
         "compose": {
             "identity": _identity(members, identity),
             "domains": [
-                {"blueprint": os.path.relpath(path.resolve(), folder.resolve())}
+                {"blueprint": _member(path, folder)}
                 | ({"prefix": chosen[member.domain]} if member.domain in chosen else {})
                 for path, member in zip(paths, members, strict=True)
             ],

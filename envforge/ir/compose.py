@@ -40,9 +40,11 @@ MAX_NAME = 63
 """The longest name an Identifier takes; a prefix makes every name longer."""
 PARTICLES = frozenset({"in", "out", "up", "off", "on", "back", "over"})
 """Words that belong to the verb of an action name (`check_in`): the prefix goes after them."""
-COPIED_TYPES = ("string", "text")
-"""Personal fields a linked person record copies from the first domain's when both have them: names, email,
-phone. Dates are left alone: domains set different age ranges and clocks (a clinic sees children)."""
+IDENTITY_TYPES = ("string", "text")
+"""Types an identity field may have: what a person says about themselves (an email, a phone number)."""
+COPIED_TYPES = (*IDENTITY_TYPES, "date")
+"""Personal fields a linked person record copies from the first domain's when both have them (names, email,
+phone, date of birth), so one human reads the same in every domain."""
 
 
 class MemberSpec(IRModel):
@@ -230,7 +232,7 @@ class _Namespace:
 
 
 def _identity_fields(person: EntitySpec) -> set[str]:
-    return {field.name for field in person.fields if field.unique and field.type in COPIED_TYPES}
+    return {field.name for field in person.fields if field.unique and field.type in IDENTITY_TYPES}
 
 
 def shared_identity(members: list[Blueprint]) -> list[str]:
@@ -243,17 +245,17 @@ def _check_identity(members: list[Blueprint], identity: str) -> None:
     for member in members:
         person = member.entity(member.person)
         field = next((field for field in person.fields if field.name == identity), None)
-        if field is None or not field.unique or field.type not in COPIED_TYPES:
+        if field is None or not field.unique or field.type not in IDENTITY_TYPES:
             found = shared_identity(members)
             if field is None:
                 what = f"has no field '{identity}'"
-            elif field.type not in COPIED_TYPES:
+            elif field.type not in IDENTITY_TYPES:
                 what = f"has '{identity}', but it is of type {field.type}, not text"
             else:
                 what = f"has '{identity}', but it is not unique"
             if found:
                 fix = f"use one every person entity has: {', '.join(found)}"
-            elif field is not None and field.type in COPIED_TYPES:
+            elif field is not None and field.type in IDENTITY_TYPES:
                 fix = f"mark it unique: true in {member.domain}'s blueprint"
             else:
                 fix = "give every person entity the same unique text field (e.g. email) first"

@@ -104,11 +104,21 @@ class Dispatcher:
         self.connection = connection
         self.actions = ActionRunner(env, connection, compile_actions(env))
         self.handlers: dict[str, Handler] = {}
-        person = env.entities[env.blueprint.person]
-        self.lookups = {
-            tool.name: person.key for tool in env.toolgraph.tools if tool.kind == "read" and tool.entity == person.name
+        blueprint = env.blueprint
+        columns = {blueprint.person: env.entities[blueprint.person].key}
+        # In a fused world the user's record in another domain names them too, through its link to the person.
+        columns |= {
+            relation.child: relation.field
+            for relation in blueprint.relations
+            if relation.child in blueprint.linked_persons and relation.parent == blueprint.person
         }
-        """Reads of the person entity -> its key column: the calls that can identify the user, so they are logged."""
+        self.lookups = {
+            tool.name: columns[tool.entity]
+            for tool in env.toolgraph.tools
+            if tool.kind == "read" and tool.entity in columns
+        }
+        """Reads of the person entity (and of its linked records) -> the column holding the person's key: the calls
+        that can identify the user, so they are logged."""
         for tool in env.toolgraph.tools:
             runtime = env.entities[tool.entity]
             if tool.operation == "get":

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from envforge.ir.compose import task_domains
+from envforge.ir.tasks import ToolCall
 from envforge.runtime.episode import load_package
+from envforge.runtime.gym_env import ToolUseEnv, action_for_call
 from tests.conftest import FUSED_BLUEPRINTS
 
 FUSED = [path.stem for path in FUSED_BLUEPRINTS]
@@ -66,3 +68,26 @@ def test_requests_name_things_as_people_do_never_by_fused_names(packages: dict[s
         # the user's own record in the second domain is "my account", never "my bank customer"
         assert not any(noun in text for noun in linked), text
         assert "my customer" not in text and "my passenger" not in text, text
+
+
+def test_finding_the_user_through_their_record_in_the_second_domain_identifies_them(packages: dict[str, Path]) -> None:
+    package = load_package(packages["clinic_banking"])
+    task = next(
+        task
+        for task in (package.task(task_id) for task_id in package.task_ids)
+        if "banking" in task.domains
+        and task.verifier.identity is not None
+        and task.oracle[0].name == "find_clinic_patient_by_email"
+    )
+    email = task.oracle[0].arguments["email"]
+    through_bank = [ToolCall(name="find_bank_customer_by_email", arguments={"email": email}), *task.oracle[1:]]
+    skipped = list(task.oracle[1:])
+    verdicts = {}
+    for name, calls in (("through_bank", through_bank), ("skipped", skipped)):
+        env = ToolUseEnv(package, task_id=task.id)
+        env.reset()
+        for call in calls:
+            env.step(action_for_call(call.name, call.arguments))
+        _, reward, _, _, info = env.step(task.expected_answer or "Done.")
+        verdicts[name] = (reward, info["verdict"]["components"]["identified_first"])
+    assert verdicts == {"through_bank": (1.0, True), "skipped": (0.0, False)}

@@ -70,6 +70,8 @@ MAX_RECORD_VALUES = 200
 OTHER_ROWS_SEEN = 5
 """Other people's rows whose value of the asked field a question also lists as competing (what a list shows)."""
 QUOTAS: dict[str, float] = {"write": 0.27, "multi_write": 0.2, "policy": 0.33, "read": 0.2}
+CROSS_SHARE = 0.4
+"""In a fused world, the share of picked drafts that cross domains when enough do (the acceptance floor is 0.3)."""
 DEFAULT_PERSONA = PersonaSpec(name="customer", description="A regular user.", traits=[], knows=[])
 
 
@@ -477,7 +479,7 @@ class Synthesizer:
         pairs: list[Draft] = []
         for person in sorted(by_person):
             count = 0
-            for first, second in itertools.combinations(by_person[person], 2):
+            for first, second in self.pairings(by_person[person]):
                 if count >= MULTI_PER_PERSON:
                     break
                 if not _combinable(first.parts[0], second.parts[0]) or first.touched & second.touched:
@@ -500,6 +502,13 @@ class Synthesizer:
                 count += 1
         return (stories + pairs)[:wanted]
 
+    def pairings(self, drafts: list[Draft]) -> list[tuple[Draft, Draft]]:
+        """Pairs of one person's drafts; in a fused world those in two domains first, the mix the world is for."""
+        pairs = list(itertools.combinations(drafts, 2))
+        if not self.blueprint.composed_of:
+            return pairs
+        return sorted(pairs, key=lambda pair: not _crosses(self.blueprint, _joined(*pair)))
+
     def independent(self, lookups: list[ToolCall], first: ToolCall, second: ToolCall, person: str) -> bool:
         """Both writes succeed in either order with the same end result: the user asks for two things, not a
         sequence, so an agent may do them in any order."""
@@ -521,7 +530,10 @@ class Synthesizer:
         for forbidden in self.forbidden:
             assert forbidden.forbidden is not None
             paired = 0
-            for other in allowed.get(forbidden.person, []):
+            others = allowed.get(forbidden.person, [])
+            if self.blueprint.composed_of:
+                others = sorted(others, key=lambda other: not _crosses(self.blueprint, _joined(forbidden, other)))
+            for other in others:
                 if other.touched & forbidden.touched or not _combinable(other.parts[0], forbidden.forbidden):
                     continue
                 lookups = _merged(forbidden.oracle, other.oracle[:-1])
@@ -884,6 +896,11 @@ def _reason(result: dict[str, Any]) -> str:
     return f"{error.get('code', 'error')}: {error.get('message', '')}".strip()
 
 
+def _joined(first: Draft, second: Draft) -> Draft:
+    """The two drafts' calls as one draft, to ask which domains they span together."""
+    return Draft("write", first.person, first.persona, first.identity, [*first.oracle, *second.oracle], 2)
+
+
 def _combinable(first: Part, second: Part) -> bool:
     """Two requests one message can carry: different actions, and no detail both would call by one name."""
     if first.action.name == second.action.name:
@@ -983,6 +1000,41 @@ def _crossing_first(blueprint: Blueprint, drafts: list[Draft], *, alternate: boo
     return [draft for pair in itertools.zip_longest(crossing, single) for draft in pair if draft is not None]
 
 
+def _crosses(blueprint: Blueprint, draft: Draft) -> bool:
+    return len(task_domains(blueprint, [*draft.oracle, *draft.refused])) > 1
+
+
+def _cross_up(blueprint: Blueprint, picked: dict[str, list[Draft]], spare: list[Draft]) -> None:
+    """Swap single-domain drafts of the kinds that have most for spare cross-domain ones until CROSS_SHARE of the
+    picked drafts cross domains (or no spare one is left): the acceptance floor of a fused package is 30%, and
+    the gate drops a few."""
+    total = sum(map(len, picked.values()))
+    have = sum(_crosses(blueprint, draft) for drafts in picked.values() for draft in drafts)
+    spares = [draft for draft in spare if _crosses(blueprint, draft)]
+    while have < CROSS_SHARE * total and spares:
+        kind = max(picked, key=lambda name: sum(not _crosses(blueprint, draft) for draft in picked[name]))
+        single = [index for index, draft in enumerate(picked[kind]) if not _crosses(blueprint, draft)]
+        if not single:
+            break
+        picked[kind][single[-1]] = spares.pop(0)
+        have += 1
+    for kind, drafts in picked.items():
+        picked[kind] = _spread(blueprint, drafts)
+
+
+def _spread(blueprint: Blueprint, drafts: list[Draft]) -> list[Draft]:
+    """The drafts with the cross-domain ones evenly among the rest, so that a gate stopping early (at the
+    requested count, of a spare-padded list) keeps their share."""
+    crossing = [draft for draft in drafts if _crosses(blueprint, draft)]
+    single = [draft for draft in drafts if not _crosses(blueprint, draft)]
+    placed = [
+        ((index + 0.5) / len(group), order, draft)
+        for order, group in enumerate((crossing, single))
+        for index, draft in enumerate(group)
+    ]
+    return [draft for _, _, draft in sorted(placed, key=lambda item: (item[0], item[1]))]
+
+
 @dataclass
 class Synthesis:
     tasks: list[TaskSpec]
@@ -1026,6 +1078,9 @@ def synthesize_tasks(
     rests = [pool[quota[kind] :] for kind, pool in pools.items()]
     leftovers = [draft for group in itertools.zip_longest(*rests) for draft in group if draft is not None]
     picked["write"] = [*picked["write"], *leftovers[: max(0, count - sum(map(len, picked.values())))]]
+    if blueprint.composed_of:
+        taken = {id(draft) for draft in picked["write"]}
+        _cross_up(blueprint, picked, [draft for draft in leftovers if id(draft) not in taken])
     # Interleave kinds in proportion, so a gate that stops at the requested count keeps the mix.
     ranked = [
         (index / len(drafts), order, draft)
