@@ -989,8 +989,9 @@ def _balanced(drafts: list[Draft]) -> list[Draft]:
 
 
 def _crossing_first(blueprint: Blueprint, drafts: list[Draft], *, alternate: bool) -> list[Draft]:
-    """A fused world's drafts, cross-domain ones first: all of them where two requests meet (two writes, or a
-    refusal beside a write), every other place among single writes (bridges), so single writes still vary.
+    """A fused world's drafts, cross-domain ones first: all of them among multi-writes, every other place among
+    single writes (bridges) and policy tasks (refusals beside a write), so those still vary and the offers a
+    policy makes, which sit in one domain, stay in the mix.
     Read questions stay in one domain, so this is what makes a third or more of the tasks cross domains."""
     crossing = [draft for draft in drafts if len(task_domains(blueprint, [*draft.oracle, *draft.refused])) > 1]
     chosen = {id(draft) for draft in crossing}
@@ -1012,8 +1013,11 @@ def _cross_up(blueprint: Blueprint, picked: dict[str, list[Draft]], spare: list[
     have = sum(_crosses(blueprint, draft) for drafts in picked.values() for draft in drafts)
     spares = [draft for draft in spare if _crosses(blueprint, draft)]
     while have < CROSS_SHARE * total and spares:
-        kind = max(picked, key=lambda name: sum(not _crosses(blueprint, draft) for draft in picked[name]))
-        single = [index for index, draft in enumerate(picked[kind]) if not _crosses(blueprint, draft)]
+        kind = max(picked, key=lambda name: sum(not _crosses(blueprint, d) and not d.offered for d in picked[name]))
+        # An offer (a policy's alternative, accepted) is in one domain by nature, and the only kind of its lesson.
+        single = [
+            index for index, draft in enumerate(picked[kind]) if not _crosses(blueprint, draft) and not draft.offered
+        ]
         if not single:
             break
         picked[kind][single[-1]] = spares.pop(0)
@@ -1073,7 +1077,10 @@ def synthesize_tasks(
     reads = _balanced(_dedupe(synthesizer.reads(persons * 3, quota["read"] * 2)))
     pools: dict[str, list[Draft]] = {"write": singles, "multi_write": multis, "policy": policy, "read": reads}
     if blueprint.composed_of:
-        pools = {kind: _crossing_first(blueprint, pool, alternate=kind == "write") for kind, pool in pools.items()}
+        pools = {
+            kind: _crossing_first(blueprint, pool, alternate=kind in ("write", "policy"))
+            for kind, pool in pools.items()
+        }
     picked = {kind: pool[: quota[kind]] for kind, pool in pools.items()}
     rests = [pool[quota[kind] :] for kind, pool in pools.items()]
     leftovers = [draft for group in itertools.zip_longest(*rests) for draft in group if draft is not None]
