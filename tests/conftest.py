@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,13 @@ def retail_package(packages: dict[str, Path]) -> Path:
 @pytest.fixture(scope="session")
 def retail_env(retail_package: Path) -> Environment:
     return load_environment(retail_package)
+
+
+@pytest.fixture
+def ray_temp_dir() -> Iterator[Path]:
+    """A short folder of its own for a Ray started by a test. Ray's sockets live under its temp dir, and a Unix
+    socket address holds 107 bytes: pytest's tmp_path (longer still under xdist, `popen-gw0/`) leaves Ray's
+    session paths past that."""
+    folder = Path(tempfile.mkdtemp(prefix="ray-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

@@ -31,13 +31,6 @@ def package_files(package: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def ray_temp_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    # Ray's socket paths live under its temp dir and must stay within the 107 bytes of a Unix socket
-    # address, so the folder gets a short name of its own rather than the test's long tmp_path.
-    return tmp_path_factory.mktemp("ray")
-
-
-@pytest.fixture
 def local_outcomes(tmp_path: Path) -> list[BatchOutcome]:
     return small_batch(tmp_path / "local", "local")
 

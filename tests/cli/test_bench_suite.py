@@ -107,11 +107,10 @@ def test_bench_suite_reports_median_throughput_of_cold_batches_and_their_common_
 
 @pytest.mark.slow
 def test_bench_suite_compares_ray_with_the_local_pool_on_the_same_packages(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    ray_temp_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("ray")
-    # Ray's socket paths must stay within the 107 bytes of a Unix socket address: a short folder of its own.
-    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path_factory.mktemp("ray")))
+    monkeypatch.setenv("RAY_TMPDIR", str(ray_temp_dir))
     result = envforge_cli(
         "bench-suite", "library", "clinic", "--executors", "local,ray", "--repeat", "1", *SMALL, "--json", timeout=300
     )

@@ -49,13 +49,6 @@ def unclocked(trajectories: Path, clocked: tuple[str, ...] = CLOCKED) -> list[di
     return records
 
 
-@pytest.fixture
-def ray_temp_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    # Ray's socket paths live under its temp dir and must stay within the 107 bytes of a Unix socket
-    # address, so the folder gets a short name of its own rather than the test's long tmp_path.
-    return tmp_path_factory.mktemp("ray")
-
-
 @pytest.mark.slow
 def test_validate_on_ray_writes_the_report_and_trajectories_of_a_local_run(
     showcase_copy: Path, tmp_path: Path, ray_temp_dir: Path, monkeypatch: pytest.MonkeyPatch
