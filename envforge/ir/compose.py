@@ -485,5 +485,9 @@ def task_domains(blueprint: Blueprint, calls: list[ToolCall]) -> list[str]:
     """The member domains a task's calls work in (sorted); two or more make it a cross-domain task."""
     if not blueprint.composed_of:
         return []
-    by_tool = tool_domains(blueprint)
+    return domains_of_calls(tool_domains(blueprint), calls)
+
+
+def domains_of_calls(by_tool: dict[str, frozenset[str]], calls: list[ToolCall]) -> list[str]:
+    """`task_domains` with `tool_domains` computed once by the caller, for code that asks of many tasks."""
     return sorted({domain for call in calls for domain in by_tool.get(call.name, frozenset())})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from envforge.fakedata import faker_method_for
 from envforge.hashing import canonical_json, hash_json
 from envforge.ir.answers import AnswerSpec, AnswerType
 from envforge.ir.blueprint import ActionSpec, Blueprint, PersonaSpec, UpdateEffect
-from envforge.ir.compose import plain_names, task_domains
+from envforge.ir.compose import domains_of_calls, plain_names, tool_domains
 from envforge.ir.naming import list_tool_name
 from envforge.ir.ontology import Ontology
 from envforge.ir.tasks import (
@@ -148,6 +149,8 @@ class Synthesizer:
         self.session = session_type(self.env)
         self.world = World(ontology, graph, self.session)
         self.phraser = Phraser(ontology, blueprint.clock.date(), plain_names(blueprint))
+        self.tool_domains = tool_domains(blueprint) if blueprint.composed_of else {}
+        """In a fused world, each tool's member domains, computed once for the many drafts asked about."""
         self.admitted = admitted
         self.seed = seed
         self.faker = Faker("en_US")
@@ -507,7 +510,14 @@ class Synthesizer:
         pairs = list(itertools.combinations(drafts, 2))
         if not self.blueprint.composed_of:
             return pairs
-        return sorted(pairs, key=lambda pair: not _crosses(self.blueprint, _joined(*pair)))
+        return sorted(pairs, key=lambda pair: not self.crosses(_joined(*pair)))
+
+    def domains(self, draft: Draft) -> list[str]:
+        """The member domains a draft works in (none outside a fused world)."""
+        return domains_of_calls(self.tool_domains, [*draft.oracle, *draft.refused])
+
+    def crosses(self, draft: Draft) -> bool:
+        return len(self.domains(draft)) > 1
 
     def independent(self, lookups: list[ToolCall], first: ToolCall, second: ToolCall, person: str) -> bool:
         """Both writes succeed in either order with the same end result: the user asks for two things, not a
@@ -532,7 +542,7 @@ class Synthesizer:
             paired = 0
             others = allowed.get(forbidden.person, [])
             if self.blueprint.composed_of:
-                others = sorted(others, key=lambda other: not _crosses(self.blueprint, _joined(forbidden, other)))
+                others = sorted(others, key=lambda other: not self.crosses(_joined(forbidden, other)))
             for other in others:
                 if other.touched & forbidden.touched or not _combinable(other.parts[0], forbidden.forbidden):
                     continue
@@ -880,7 +890,7 @@ class Synthesizer:
                 answer=draft.answer_spec,
             ),
             policies=draft.policies,
-            domains=task_domains(self.blueprint, [*draft.oracle, *draft.refused]),
+            domains=self.domains(draft),
             intent=draft.family,
             forbidden=draft.refused,
         )
@@ -988,12 +998,12 @@ def _balanced(drafts: list[Draft]) -> list[Draft]:
     return [draft for group in itertools.zip_longest(*queues) for draft in group if draft is not None]
 
 
-def _crossing_first(blueprint: Blueprint, drafts: list[Draft], *, alternate: bool) -> list[Draft]:
+def _crossing_first(crosses: Callable[[Draft], bool], drafts: list[Draft], *, alternate: bool) -> list[Draft]:
     """A fused world's drafts, cross-domain ones first: all of them among multi-writes, every other place among
     single writes (bridges) and policy tasks (refusals beside a write), so those still vary and the offers a
     policy makes, which sit in one domain, stay in the mix.
     Read questions stay in one domain, so this is what makes a third or more of the tasks cross domains."""
-    crossing = [draft for draft in drafts if len(task_domains(blueprint, [*draft.oracle, *draft.refused])) > 1]
+    crossing = [draft for draft in drafts if crosses(draft)]
     chosen = {id(draft) for draft in crossing}
     single = [draft for draft in drafts if id(draft) not in chosen]
     if not alternate:
@@ -1001,36 +1011,30 @@ def _crossing_first(blueprint: Blueprint, drafts: list[Draft], *, alternate: boo
     return [draft for pair in itertools.zip_longest(crossing, single) for draft in pair if draft is not None]
 
 
-def _crosses(blueprint: Blueprint, draft: Draft) -> bool:
-    return len(task_domains(blueprint, [*draft.oracle, *draft.refused])) > 1
-
-
-def _cross_up(blueprint: Blueprint, picked: dict[str, list[Draft]], spare: list[Draft]) -> None:
+def _cross_up(crosses: Callable[[Draft], bool], picked: dict[str, list[Draft]], spare: list[Draft]) -> None:
     """Swap single-domain drafts of the kinds that have most for spare cross-domain ones until CROSS_SHARE of the
     picked drafts cross domains (or no spare one is left): the acceptance floor of a fused package is 30%, and
     the gate drops a few."""
     total = sum(map(len, picked.values()))
-    have = sum(_crosses(blueprint, draft) for drafts in picked.values() for draft in drafts)
-    spares = [draft for draft in spare if _crosses(blueprint, draft)]
+    have = sum(crosses(draft) for drafts in picked.values() for draft in drafts)
+    spares = [draft for draft in spare if crosses(draft)]
     while have < CROSS_SHARE * total and spares:
-        kind = max(picked, key=lambda name: sum(not _crosses(blueprint, d) and not d.offered for d in picked[name]))
+        kind = max(picked, key=lambda name: sum(not crosses(d) and not d.offered for d in picked[name]))
         # An offer (a policy's alternative, accepted) is in one domain by nature, and the only kind of its lesson.
-        single = [
-            index for index, draft in enumerate(picked[kind]) if not _crosses(blueprint, draft) and not draft.offered
-        ]
+        single = [index for index, draft in enumerate(picked[kind]) if not crosses(draft) and not draft.offered]
         if not single:
             break
         picked[kind][single[-1]] = spares.pop(0)
         have += 1
     for kind, drafts in picked.items():
-        picked[kind] = _spread(blueprint, drafts)
+        picked[kind] = _spread(crosses, drafts)
 
 
-def _spread(blueprint: Blueprint, drafts: list[Draft]) -> list[Draft]:
+def _spread(crosses: Callable[[Draft], bool], drafts: list[Draft]) -> list[Draft]:
     """The drafts with the cross-domain ones evenly among the rest, so that a gate stopping early (at the
     requested count, of a spare-padded list) keeps their share."""
-    crossing = [draft for draft in drafts if _crosses(blueprint, draft)]
-    single = [draft for draft in drafts if not _crosses(blueprint, draft)]
+    crossing = [draft for draft in drafts if crosses(draft)]
+    single = [draft for draft in drafts if not crosses(draft)]
     placed = [
         ((index + 0.5) / len(group), order, draft)
         for order, group in enumerate((crossing, single))
@@ -1078,7 +1082,7 @@ def synthesize_tasks(
     pools: dict[str, list[Draft]] = {"write": singles, "multi_write": multis, "policy": policy, "read": reads}
     if blueprint.composed_of:
         pools = {
-            kind: _crossing_first(blueprint, pool, alternate=kind in ("write", "policy"))
+            kind: _crossing_first(synthesizer.crosses, pool, alternate=kind in ("write", "policy"))
             for kind, pool in pools.items()
         }
     picked = {kind: pool[: quota[kind]] for kind, pool in pools.items()}
@@ -1087,7 +1091,7 @@ def synthesize_tasks(
     picked["write"] = [*picked["write"], *leftovers[: max(0, count - sum(map(len, picked.values())))]]
     if blueprint.composed_of:
         taken = {id(draft) for draft in picked["write"]}
-        _cross_up(blueprint, picked, [draft for draft in leftovers if id(draft) not in taken])
+        _cross_up(synthesizer.crosses, picked, [draft for draft in leftovers if id(draft) not in taken])
     # Interleave kinds in proportion, so a gate that stops at the requested count keeps the mix.
     ranked = [
         (index / len(drafts), order, draft)
