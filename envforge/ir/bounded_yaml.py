@@ -8,6 +8,7 @@ aliases included, and stops at the first limit crossed: rejection costs what the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,7 +55,7 @@ def check_size(size: int, file: str, limit: int = MAX_BYTES) -> None:
 
 
 class _PythonEvents(Reader, Scanner, Parser):
-    """PyYAML's own reader, scanner and parser, where libyaml is missing."""
+    """PyYAML's own reader, scanner and parser: the fallback where libyaml is missing or refuses a depth."""
 
     def __init__(self, stream: str) -> None:
         Reader.__init__(self, stream)
@@ -62,20 +63,14 @@ class _PythonEvents(Reader, Scanner, Parser):
         Parser.__init__(self)
 
 
-# libyaml's parser with PyYAML's composer: the events come 7x faster, and the composer is the one counted here.
-_Parser: Any = _PythonEvents
-if yaml.__with_libyaml__:
-    from yaml._yaml import CParser as _Parser
+class _BoundedComposer(Composer):
+    """PyYAML's composer, counting every node as it would be expanded and stopping at the first limit crossed."""
 
+    peek_event: Callable[[], yaml.Event]
+    """From the parser this composer is mixed with (libyaml's or PyYAML's own)."""
 
-class BoundedLoader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc]
-    """A safe loader whose composer refuses documents that expand past MAX_NODES, MAX_DEPTH or MAX_TEXT."""
-
-    def __init__(self, stream: str, limits: YamlLimits = BLUEPRINT_LIMITS) -> None:
-        _Parser.__init__(self, stream)
+    def __init__(self, limits: YamlLimits) -> None:
         Composer.__init__(self)
-        SafeConstructor.__init__(self)
-        Resolver.__init__(self)
         self._limits = limits
         self._measured: dict[int, tuple[int, int, int]] = {}
         """id(node) -> (nodes, height, characters) of a finished node as it expands."""
@@ -96,10 +91,7 @@ class BoundedLoader(Composer, _Parser, SafeConstructor, Resolver):  # type: igno
                 line=line,
             )
         if self._reach > self._limits.depth:
-            raise BlueprintError(
-                f"the YAML nests more than {self._limits.depth} levels deep (aliases counted in full); flatten it",
-                line=line,
-            )
+            raise BlueprintError(_depth_message(self._limits), line=line)
         if self._text > self._limits.text:
             raise BlueprintError(
                 f"the YAML's texts add up to more than {self._limits.text:,} characters (aliases counted in full); shorten them",
@@ -133,26 +125,77 @@ class BoundedLoader(Composer, _Parser, SafeConstructor, Resolver):  # type: igno
         return node
 
 
+def _depth_message(limits: YamlLimits) -> str:
+    return f"the YAML nests more than {limits.depth} levels deep (aliases counted in full); flatten it"
+
+
+class PythonBoundedLoader(_BoundedComposer, _PythonEvents, SafeConstructor, Resolver):
+    """A safe loader on PyYAML's pure-Python parser, refusing documents that expand past the limits."""
+
+    def __init__(self, stream: str, limits: YamlLimits = BLUEPRINT_LIMITS) -> None:
+        _PythonEvents.__init__(self, stream)
+        _BoundedComposer.__init__(self, limits)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+
+
+# libyaml's parser with the bounded composer: the events come 7x faster, and the composer is the one counted here.
+BoundedLoader: Any = PythonBoundedLoader
+if yaml.__with_libyaml__:
+    from yaml._yaml import CParser
+
+    class _LibyamlBoundedLoader(_BoundedComposer, CParser, SafeConstructor, Resolver):
+        """A safe loader on libyaml's parser, refusing documents that expand past the limits."""
+
+        def __init__(self, stream: str, limits: YamlLimits = BLUEPRINT_LIMITS) -> None:
+            CParser.__init__(self, stream)
+            _BoundedComposer.__init__(self, limits)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+
+    BoundedLoader = _LibyamlBoundedLoader
+
+_PARSER_DEPTH_LIMIT = "nesting depth"
+"""What libyaml (bundled since PyYAML 6.0.4) says when its own nesting limit stops the scan."""
+
+
+def _refused_for_depth(exc: yaml.YAMLError) -> bool:
+    return isinstance(exc, yaml.MarkedYAMLError) and _PARSER_DEPTH_LIMIT in (exc.problem or "")
+
+
+def _run_bounded(text: str, limits: YamlLimits, loader_type: type[Any] | None, read: Callable[[Any], Any]) -> Any:
+    loader = (loader_type or BoundedLoader)(text, limits)
+    try:
+        return read(loader)
+    except yaml.YAMLError as exc:
+        # libyaml scans about 1,000 characters ahead and may reach its own depth limit before the composer
+        # reaches ours; that document nests past ours too, so the pure-Python parser (which scans without a
+        # limit) composes it again for our message and the line where our limit is crossed.
+        if isinstance(loader, PythonBoundedLoader) or not _refused_for_depth(exc):
+            raise
+    finally:
+        loader.dispose()
+    return _run_bounded(text, limits, PythonBoundedLoader, read)
+
+
 def _check_text_size(text: str, file: str, limit: int) -> None:
     check_size(len(text) if len(text) > limit else len(text.encode("utf-8", errors="surrogatepass")), file, limit)
 
 
-def compose_bounded(text: str, file: str, limits: YamlLimits = BLUEPRINT_LIMITS) -> yaml.Node | None:
-    """The YAML document's node graph, or a BlueprintError naming the limit it crosses."""
+def compose_bounded(
+    text: str, file: str, limits: YamlLimits = BLUEPRINT_LIMITS, loader_type: type[Any] | None = None
+) -> yaml.Node | None:
+    """The YAML document's node graph, or a BlueprintError naming the limit it crosses.
+
+    `loader_type` picks the parser (BoundedLoader, libyaml's where installed, or PythonBoundedLoader)."""
     _check_text_size(text, file, limits.bytes)
-    loader = BoundedLoader(text, limits)
-    try:
-        node: yaml.Node | None = loader.get_single_node()
-        return node
-    finally:
-        loader.dispose()
+    node: yaml.Node | None = _run_bounded(text, limits, loader_type, lambda loader: loader.get_single_node())
+    return node
 
 
-def load_bounded(text: str, file: str, limits: YamlLimits = BLUEPRINT_LIMITS) -> Any:
+def load_bounded(
+    text: str, file: str, limits: YamlLimits = BLUEPRINT_LIMITS, loader_type: type[Any] | None = None
+) -> Any:
     """The YAML document's value (safe types only), or a BlueprintError naming the limit it crosses."""
     _check_text_size(text, file, limits.bytes)
-    loader = BoundedLoader(text, limits)
-    try:
-        return loader.get_single_data()
-    finally:
-        loader.dispose()
+    return _run_bounded(text, limits, loader_type, lambda loader: loader.get_single_data())
