@@ -15,7 +15,7 @@ from envforge.errors import PackageError
 from envforge.export.trl import render_trl_module
 from envforge.export.wheel import WheelSpec, build_wheel, files_under, with_content_version
 from envforge.export.wheels_names import distribution_name, module_name
-from envforge.package import load_manifest
+from envforge.ir.manifest import load_manifest
 from envforge.runtime.episode import EnvPackage
 
 RUNTIME_DISTRIBUTION = "envforge-runtime"

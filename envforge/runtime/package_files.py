@@ -12,17 +12,12 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
 from envforge.errors import BlueprintError, PackageError
-from envforge.ir.bounded_yaml import YamlLimits, load_bounded
-
-MANIFEST = "envforge.yaml"
-MANIFEST_LIMITS = YamlLimits(bytes=64 * 1024 * 1024, nodes=2_000_000, depth=8, text=64 * 1024 * 1024)
-"""A manifest lists one hash per file: a million tasks' verifiers fit, an alias bomb does not."""
+from envforge.ir.manifest import MANIFEST, parse_manifest
 
 
 def broken(path: Path, problem: str, package: Path) -> PackageError:
@@ -31,11 +26,6 @@ def broken(path: Path, problem: str, package: Path) -> PackageError:
         f"{path}: {problem}; the package is broken: re-run `envforge generate` for it "
         f"(`envforge check {package}` lists every problem)"
     )
-
-
-def parse_manifest(text: str, file: str) -> Any:
-    """The manifest's YAML value, loaded under MANIFEST_LIMITS; a BlueprintError names the limit crossed."""
-    return load_bounded(text, file, MANIFEST_LIMITS)
 
 
 @dataclass(frozen=True)
@@ -91,7 +81,7 @@ def _manifest_hashes(root: Path) -> dict[str, str]:
             # Not a damaged package but none at all: the user pointed at the wrong folder.
             raise PackageError(
                 f"{root}: holds no environment package (no {MANIFEST}); run `envforge generate` to make one, "
-                "or pass the folder that holds envforge.yaml"
+                f"or pass the folder that holds {MANIFEST}"
             ) from None
         raise broken(path, "missing", root) from None
     except (OSError, UnicodeDecodeError) as exc:

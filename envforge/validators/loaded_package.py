@@ -10,14 +10,12 @@ import yaml
 from pydantic import ValidationError
 
 from envforge.errors import EnvforgeError, PackageError
+from envforge.ir.manifest import MANIFEST, EnvManifest, load_manifest
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.verification import ValidationReport
-from envforge.package import EnvManifest, load_manifest
 from envforge.runtime.environment import Environment, check_template, load_environment, zeroed_pages
 from envforge.runtime.package_files import PackageFiles, broken
 from envforge.runtime.tasks import check_verifiers_present, load_tasks
-
-MANIFEST = "envforge.yaml"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from envforge.errors import BlueprintError
 from envforge.hashing import hash_bytes
-from envforge.package import load_manifest
+from envforge.ir.manifest import load_manifest
 
 REQUIRED_FILES = (
     "envforge.yaml",

@@ -14,7 +14,7 @@ from envforge.cli.app import main
 from envforge.errors import PackageError
 from envforge.files import read_files, write_dir_atomic
 from envforge.hashing import hash_bytes
-from envforge.package import dump_manifest, load_manifest
+from envforge.ir.manifest import dump_manifest, load_manifest
 from envforge.runtime.episode import load_package
 from envforge.validators.checks import run_checks
 from tests.conftest import REPO
