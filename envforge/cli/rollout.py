@@ -17,6 +17,7 @@ from envforge.rollout.episode import RolloutConfig
 from envforge.rollout.runner import RolloutPlan, run_rollouts
 from envforge.rollout.trajectory import Trajectory, save_trajectories
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 from envforge.users.base import UserSimulator
 from envforge.users.persona import PersonaUser, personas_of
 from envforge.users.scripted import ScriptedUser
@@ -102,7 +103,7 @@ def rollout_and_save(package_path: Path, options: RolloutOptions) -> tuple[list[
     """Run the episodes and write them; the trajectories file appears only once every episode has ended."""
     if options.executor == "ray":
         import_ray()
-    package = load_package(package_path)
+    package = load_package(open_package(package_path))
     plan = RolloutPlan(
         task_ids=pick_tasks(package, options.task_ids(), options.limit), k=options.k, concurrency=options.concurrency
     )

@@ -32,6 +32,7 @@ from envforge.runtime.apps.replay import ReplayError, run_steps, watch
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
 from envforge.runtime.episode import EnvPackage
+from envforge.runtime.opened_package import OpenedPackage
 from envforge.stages.uitasks.artifact import UITasksArtifact
 
 if TYPE_CHECKING:
@@ -263,13 +264,12 @@ def drops(outcomes: list[ReplayOutcome]) -> list[UIDrop]:
 
 
 def record_replay(
-    package_path: Path, tasks: list[UITask], outcomes: list[ReplayOutcome], chromium: str, shots: Path | None
+    package: OpenedPackage, tasks: list[UITask], outcomes: list[ReplayOutcome], chromium: str, shots: Path | None
 ) -> ValidationReport:
     """Drop the UI tasks that failed in Chromium (with their reasons), save the screenshots and the summary."""
     failed = {(o.task.task_id, o.task.app) for o in outcomes if not o.passed}
     kept = [task for task in tasks if (task.task_id, task.app) not in failed]
-    dropped_path = package_path / UI_DROPPED_FILE
-    earlier = [UIDrop.model_validate(item) for item in json.loads(dropped_path.read_bytes())]
+    earlier = [UIDrop.model_validate(item) for item in json.loads(package.read(UI_DROPPED_FILE))]
     # Drops of earlier runs stay: those tasks left ui_tasks.jsonl then and are not replayed again.
     dropped = [*[drop for drop in earlier if (drop.task_id, drop.app) not in failed], *drops(outcomes)]
     files: dict[str, bytes | None] = dict(UITasksArtifact(tasks=kept, dropped=dropped).to_files())
@@ -277,4 +277,4 @@ def record_replay(
     names = [f"{SCREENSHOTS}/{picture.name}" for picture in pictures]
     files.update({name: picture.read_bytes() for name, picture in zip(names, pictures, strict=True)})
     update = {"ui": ui_summary(kept, dropped), "ui_replay": summarize(outcomes, chromium, names)}
-    return update_package(package_path, update, files)
+    return update_package(package.path, update, files)

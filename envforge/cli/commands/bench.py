@@ -52,20 +52,22 @@ def bench(
     from envforge.bench.runtime import run_bench
     from envforge.bench.sizes import parse_sizes
     from envforge.cli.output import print_bench
+    from envforge.runtime.opened_package import open_package
 
     if app_kind is not None:
         from envforge.bench.apps import bench_apps
         from envforge.bench.report import BenchReport
-        from envforge.runtime.environment import load_environment
+        from envforge.runtime.episode import load_package
 
-        rows = bench_apps(package.resolve(), app_kind, repeat=max(3, min(repeat, 10)))
-        env_id = load_environment(package).env_id
+        loaded = load_package(open_package(package.resolve()))
+        rows = bench_apps(loaded, app_kind, repeat=max(3, min(repeat, 10)))
+        env_id = loaded.env_id
         print_bench(BenchReport(env_id, str(package.resolve()), repeat, 0, rows), as_json=as_json)
         return
     if base_url is not None:
         from envforge.bench.report import BenchReport
         from envforge.bench.rollouts import bench_rollouts
-        from envforge.runtime.environment import load_environment
+        from envforge.runtime.episode import load_package
 
         if model is None:
             raise UserInputError("--base-url needs --model: the name the endpoint serves")
@@ -75,12 +77,14 @@ def bench(
             levels = []
         if not levels or min(levels) < 1:
             raise UserInputError(f"--concurrency: '{concurrency}' is not a comma-separated list of positive integers")
-        rows = bench_rollouts(package, base_url, model, concurrencies=levels, episodes=episodes)
-        env_id = load_environment(package).env_id
+        loaded = load_package(open_package(package))
+        rows = bench_rollouts(loaded, base_url, model, concurrencies=levels, episodes=episodes)
+        env_id = loaded.env_id
         print_bench(BenchReport(env_id, str(package.resolve()), episodes, 0, rows), as_json=as_json)
         return
     row_counts = parse_sizes(sizes)
-    report = run_bench(package, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
+    opened = open_package(package.resolve())
+    report = run_bench(opened, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
     if generation:
-        report.rows.append(bench_generate(package.resolve()))
+        report.rows.append(bench_generate(opened))
     print_bench(report, as_json=as_json)

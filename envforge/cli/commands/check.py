@@ -23,10 +23,11 @@ def check(
     from envforge.files import write_file_atomic
     from envforge.validators.checks import run_checks
     from envforge.validators.junit import render_junit
-    from envforge.validators.loaded_package import read_env_id
+    from envforge.validators.loaded_package import open_for_check, read_env_id
 
-    results = run_checks(package, sample=sample)
-    env_id = read_env_id(package)
+    opened = open_for_check(package)
+    results = run_checks(opened, sample=sample)
+    env_id = read_env_id(opened)
     if junit is not None:
         write_file_atomic(junit, render_junit(env_id, results))
     print_checks(env_id, results, as_json=as_json)

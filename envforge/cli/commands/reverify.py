@@ -27,8 +27,9 @@ def reverify(
     from envforge.rollout.reverify import reverify as run_reverify
     from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
     from envforge.runtime.episode import load_package
+    from envforge.runtime.opened_package import open_package
 
-    loaded = load_package(package)
+    loaded = load_package(open_package(package))
     stored = load_trajectories(trajectories)
     result = run_reverify(loaded, stored)
     save_trajectories(out or trajectories, result.trajectories)

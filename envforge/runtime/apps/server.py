@@ -26,7 +26,7 @@ from envforge.runtime.apps.episodes import AppEpisode, EpisodeRegistry
 from envforge.runtime.apps.harness import harness_routes
 from envforge.runtime.apps.pages import OFFSET, OFFSET_DIGITS, Pages
 from envforge.runtime.environment import Environment
-from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.episode import EnvPackage
 
 APPS: tuple[AppKind, ...] = ("web", "phone")
 SHARED = "shared"
@@ -152,7 +152,3 @@ async def _form(request: Request) -> dict[str, str]:
     Over FORM_LIMIT it is refused whole (BodyTooLargeError), never cut: a value cut short would be stored."""
     body = await read_body(request, FORM_LIMIT)
     return dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
-
-
-def build_app_server(package_path: Path, kind: AppKind, token: str | None = None) -> AppServer:
-    return AppServer(load_package(package_path), kind, token)
