@@ -15,7 +15,7 @@ from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.session import Session
 from envforge.stages.generate import run_pipeline
-from tests.conftest import BLUEPRINTS
+from tests.conftest import BLUEPRINTS, slow_domains
 
 VET_CLINIC = Path(__file__).with_name("vet_clinic.yaml")
 DOMAINS = [path.stem for path in BLUEPRINTS]
@@ -111,7 +111,7 @@ def test_every_write_of_a_shipped_domain_benches_from_the_initial_state(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", slow_domains("bench"))
 def test_bench_passes_on_every_shipped_domain(packages: dict[str, Path], domain: str) -> None:
     report = run_bench(packages[domain], sessions=5, repeat=REPEAT, sizes=(300,), scale_tasks=2)
     assert {"reset", "read", "write", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"} <= {

@@ -21,7 +21,7 @@ from envforge.runtime.episode import EnvPackage, load_package
 from envforge.users.base import Turn
 from envforge.users.fields import mentions_value
 from envforge.users.scripted import ScriptedUser
-from tests.conftest import BLUEPRINTS
+from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
 from tests.rollout.endpoint import Agent, say, serve, tool_call, tool_results
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
@@ -104,9 +104,9 @@ def test_an_agent_that_never_asks_cannot_learn_what_is_held_back(packages: dict[
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", slow_domains("careful_agent"))
 def test_the_same_holds_for_every_task_of_a_default_package(
-    default_packages: dict[str, Path], domain: str, tmp_path: Path
+    default_packages: DefaultPackages, domain: str, tmp_path: Path
 ) -> None:
     """The full default package (150 tasks): every task passes through `envforge rollout`'s engine offline."""
     package = load_package(default_packages[domain])

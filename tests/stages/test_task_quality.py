@@ -16,7 +16,7 @@ from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_package_verifier, load_tasks
 from envforge.text import stated_in
-from tests.conftest import BLUEPRINTS
+from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
 SNAKE = re.compile(r"(?<![@\w.])[a-z]+_[a-z_]+\b")
@@ -145,9 +145,9 @@ def test_a_policy_task_rewards_only_the_run_that_keeps_the_policy(packages: dict
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", slow_domains("task_quality"))
 def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reaches_every_action(
-    default_packages: dict[str, Path], domain: str
+    default_packages: DefaultPackages, domain: str
 ) -> None:
     """The acceptance figures of a default package (150 tasks), as its report states them."""
     package = default_packages[domain]
