@@ -51,7 +51,7 @@ def request_of(
             lister = world.tools.get(list_tool_name(world.entity(entity).plural))
             searchable = list(lister.filters) if lister is not None else []
             described = world.describe(entity, key, list(world.rows[entity]), searchable)
-            chain = catalog_lookup(world, entity, key, described)
+            chain = _catalog_lookup(world, entity, key, described)
         lookups.extend(call for call in chain if call not in lookups)
         if target is None:
             target, owned, target_param = described, world.is_owned(entity), name
@@ -74,7 +74,7 @@ def request_of(
     return Part(action, arguments, target, owned, others, details, asked, vague, lookups, target_param)
 
 
-def catalog_lookup(world: World, entity: str, key: str, description: Description) -> list[ToolCall]:
+def _catalog_lookup(world: World, entity: str, key: str, description: Description) -> list[ToolCall]:
     """How a careful agent finds a catalog row the user names: the labelled parents by their label, then
     the rows filtered by what the user said and by those parents (the fares of flight UA 120)."""
     if description.uses_key:
