@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Literal
 
-from envforge.errors import clip_message
+from envforge.errors import EnvforgeError, clip_message
 
 ErrorCode = Literal[
     "unknown_tool",
@@ -21,7 +21,7 @@ ErrorCode = Literal[
 ]
 
 
-class ToolError(Exception):
+class ToolError(EnvforgeError):
     """A refused tool call. The state is exactly as it was before the call."""
 
     def __init__(

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from envforge.errors import EnvforgeError
 from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
 from envforge.ir.toolspec import ToolSpec
 from envforge.ir.tooltests import ToolTestReport, ToolTestResult
@@ -33,7 +34,7 @@ class Expectation:
     refusals: frozenset[str]
 
 
-class BrokenToolError(Exception):
+class BrokenToolError(EnvforgeError):
     """A call broke one of the rules; the message is the report's one-line reason."""
 
 

@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit
 
 from starlette.testclient import TestClient
 
+from envforge.errors import EnvforgeError
 from envforge.ir.apps import ActionForm, DetailScreen, FormField, SearchControl
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.uitasks import AppKind, UIStep
@@ -28,7 +29,7 @@ MAX_PAGES = 10
 PAGING_KEYS = frozenset({"limit", "offset"})
 
 
-class UnbuildableError(Exception):
+class UnbuildableError(EnvforgeError):
     """No UI path does this task in this app; `reason` is a stable code for the report."""
 
     def __init__(self, reason: str, detail: str) -> None:
