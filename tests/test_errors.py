@@ -43,4 +43,3 @@ def test_every_exception_class_envforge_defines_derives_from_envforge_error() ->
         "envforge.runtime.errors.ToolError",
         "envforge.synthesis.drafts.DraftError",
     } <= set(classes)
-

@@ -22,6 +22,7 @@ from envforge.runtime.answers import judge_answer
 from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.pickers import PickerSource
 from envforge.runtime.apps.server import AppSite
+from envforge.runtime.errors import refusal_of
 from envforge.stages.uitasks.http_page import HttpPage, StepError
 
 MAX_PAGES = 10
@@ -112,9 +113,7 @@ class _Walk:
         screen = self._detail_screen(entity)
         ok, record = self.episode.session.call_tool(screen.tool, {self.site.pages.env.entities[entity].key: key})
         if not ok:
-            raise UnbuildableError(
-                "record_unreachable", f"{entity} {key}: {record.get('error', {}).get('message', '')}"
-            )
+            raise UnbuildableError("record_unreachable", f"{entity} {key}: {refusal_of(record)['message']}")
         return record
 
     def _detail_screen(self, entity: str) -> DetailScreen:
