@@ -11,6 +11,7 @@ from envforge.bench.baselines import bench_write
 from envforge.bench.calls import Probe, capture_statements, try_tool
 from envforge.bench.runtime import bench_state, run_bench
 from envforge.bench.tasks import bench_verify
+from envforge.ir.toolspec import ToolArguments
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.session import Session
@@ -55,7 +56,7 @@ def _write_probes(env: Environment) -> list[Probe]:
     return [probe for probe in probes if probe is not None]
 
 
-def _refused_after(env: Environment, tool: str, arguments: dict[str, object], calls: int) -> bool:
+def _refused_after(env: Environment, tool: str, arguments: ToolArguments, calls: int) -> bool:
     session = Session(env)
     try:
         outcomes = [session.call_tool(tool, arguments)[0] for _ in range(calls)]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
+from envforge.ir.toolspec import ToolResult
 from envforge.ir.verification import ValidationReport
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.provenance import provenance_violations
@@ -34,7 +35,7 @@ def artefacts(env: Environment, task: TaskSpec) -> list[str]:
     return found
 
 
-def replay(session: Session, calls: list[ToolCall]) -> tuple[RunHistory, list[dict[str, object]]]:
+def replay(session: Session, calls: list[ToolCall]) -> tuple[RunHistory, list[ToolResult]]:
     session.reset()
     results = [session.call_tool(call.name, call.arguments)[1] for call in calls]
     return session.history(), results
