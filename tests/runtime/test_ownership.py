@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from envforge.cli.run_task import run_task
 from envforge.ir.blueprint import ActionSpec, Blueprint, ParamSpec
 from envforge.ir.loading import load_blueprint
 from envforge.ir.ownership import owner_paths
 from envforge.ir.tasks import Transcript
+from envforge.rollout.oracle import run_task
 from envforge.runtime.apps.server import build_app_server
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.episode import EnvPackage, Episode, load_package
