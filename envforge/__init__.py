@@ -75,12 +75,15 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    # The verbs load on first use, so that `import envforge`, which every exported package's runtime does, stays
-    # cheap: `envforge.verbs` imports the generator's config, and each verb the whole of what it runs.
-    if name in __all__:
-        return getattr(import_module("envforge.verbs"), name)
-    raise AttributeError(f"module 'envforge' has no attribute '{name}'")
+# Hidden from the type checker, which sees the verbs through the imports above and so still reports a misspelt one.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        # The verbs load on first use, so that `import envforge`, which every exported package's runtime does,
+        # stays cheap: `envforge.verbs` imports the generator's config, and each verb the whole of what it runs.
+        if name in __all__:
+            return getattr(import_module("envforge.verbs"), name)
+        raise AttributeError(f"module 'envforge' has no attribute '{name}'")
 
 
 def __dir__() -> list[str]:
