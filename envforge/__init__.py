@@ -32,8 +32,9 @@ two files do):
   `suite.json` and its throughput per executor (`bench-suite`).
 - `verbs`: the verbs above, each a typed function that calls the packages doing the work.
 - `cli/`: `app.py` registers one module per command (`cli/commands/`). A command parses its options, calls a
-  verb (or the one library function it stands for), and prints the outcome through `output.py`, which holds
-  every table and progress bar. It is the only layer that prints, and it holds nothing else.
+  verb (or the one library function it stands for) and prints what comes back through `output.py`, which
+  holds every table and progress bar; `serve` and `serve-model` also keep their server up until interrupted
+  (`serving.py`). It is the only layer that prints, and holds no orchestration.
 
 Where each part of an app screen lives: the `envforge.runtime.apps` docstring.
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from envforge.stages.generate import RunResult
     from envforge.suite.report import BatchOutcome, SuiteReport
     from envforge.suite.throughput import SuiteBenchReport
+    from envforge.synthesis.run import SynthesisResult
     from envforge.validators.results import CheckResult
     from envforge.validators.ui_replay import ReplayOutcome
 
@@ -182,6 +183,40 @@ def print_batch(report: SuiteReport, *, as_json: bool) -> None:
         ),
         soft_wrap=True,
     )
+
+
+def print_synthesis(result: SynthesisResult, *, as_json: bool) -> None:
+    report, usage = result.report, result.usage
+    if as_json:
+        _json(
+            {
+                "env_id": result.run.env_id,
+                "package": str(result.run.package),
+                "stages": [asdict(stage) for stage in result.run.stages],
+                "synthesis": report.model_dump(mode="json"),
+                "requests": usage.requests,
+                "cache_hits": usage.cached,
+            }
+        )
+        return
+    print_run(result.run, as_json=False)
+    table = Table(title=f"LLM synthesis: {report.model}")
+    table.add_column("what")
+    table.add_column("result", overflow="fold")
+    writing = report.blueprint
+    table.add_row("blueprint", f"accepted after {writing.questions} questions, {writing.repair_rounds} repair rounds")
+    for repair in writing.repairs:
+        table.add_row("  repaired", repair)
+    table.add_row("tasks reviewed", str(report.tasks_reviewed))
+    table.add_row("paraphrased", f"{report.paraphrased} (procedural wording kept: {report.kept_procedural})")
+    table.add_row("barrier", f"{report.barrier_agreed} agreed, {report.barrier_dropped} dropped")
+    table.add_row(
+        "tokens",
+        f"{report.usage.prompt_tokens} prompt, {report.usage.completion_tokens} completion; "
+        f"{usage.requests} requests, {usage.cached} from the cache",
+    )
+    table.add_row("cost", f"{report.usage.cost:.4f}")
+    stdout.print(table)
 
 
 def print_verdict(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, bool]], *, as_json: bool) -> None:
