@@ -7,14 +7,12 @@ import inspect
 from collections.abc import Callable
 from dataclasses import MISSING, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
 from envforge.cli.options import CacheDir, Offline
-
-if TYPE_CHECKING:
-    from envforge.rollout.options import RolloutOptions
+from envforge.rollout.options import RolloutOptions
 
 OPTIONS: dict[str, Any] = {
     "base_url": Annotated[
@@ -48,6 +46,8 @@ OPTIONS: dict[str, Any] = {
         ),
     ],
     "out": Annotated[Path | None, typer.Option("-o", "--out", help="Trajectories JSONL file to write.")],
+    # The values of envforge.executors.ExecutorKind: that module imports the process pool, which no command
+    # needs to start.
     "executor": Annotated[
         Literal["local", "ray"],
         typer.Option("--executor", help="local (one event loop here) or ray (episodes spread over Ray workers)."),
@@ -88,8 +88,6 @@ def with_rollout_options(*, samples: int) -> Callable[[Command], Command]:
 
 
 def _options(values: dict[str, Any]) -> RolloutOptions:
-    from envforge.rollout.options import RolloutOptions
-
     if values["address"] is not None and values["executor"] != "ray":
         raise typer.BadParameter("--address is the Ray cluster to use; add --executor ray", param_hint="--address")
     # Each --tasks value may be a comma-separated list.
@@ -98,8 +96,6 @@ def _options(values: dict[str, Any]) -> RolloutOptions:
 
 
 def _field_parameters(samples: int) -> list[inspect.Parameter]:
-    from envforge.rollout.options import RolloutOptions
-
     defaults = {field.name: field.default for field in fields(RolloutOptions)} | {"k": samples}
     return [
         inspect.Parameter(

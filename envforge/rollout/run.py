@@ -15,6 +15,7 @@ from envforge.executors import Progress, import_ray, no_progress, ray_session
 from envforge.ir.verification import RolloutSummary
 from envforge.rollout.clients import api_key, build_clients, rollout_config
 from envforge.rollout.options import RolloutOptions
+from envforge.rollout.ray_actors import run_on_ray
 from envforge.rollout.runner import RolloutPlan, run_rollouts
 from envforge.rollout.trajectory import Trajectory, save_trajectories
 from envforge.runtime.episode import EnvPackage, load_package
@@ -63,15 +64,13 @@ async def _rollouts(
 def _on_ray(
     package: Path, options: RolloutOptions, plan: RolloutPlan, progress: Progress[Trajectory]
 ) -> list[Trajectory]:
-    from envforge.rollout.ray_actors import run_on_ray
-
     if not plan.episodes():
         return []
     with ray_session(options.address) as ray:
         return run_on_ray(ray, package, options, plan, progress)
 
 
-def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+def _run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
     """`asyncio.run`, in a thread of its own where this thread runs an event loop already (a notebook's)."""
     try:
         asyncio.get_running_loop()
@@ -94,7 +93,7 @@ def rollout_and_save(
     if options.executor == "ray":
         trajectories = _on_ray(package_path, options, plan, progress or no_progress)
     else:
-        trajectories = run_coroutine(_rollouts(package, options, plan, progress or no_progress))
+        trajectories = _run_coroutine(_rollouts(package, options, plan, progress or no_progress))
     target = options.out or default_output(package, options.model)
     save_trajectories(target, trajectories)
     return trajectories, target
