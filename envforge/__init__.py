@@ -15,7 +15,8 @@ two files do):
   share), and `Progress`, the callback through which long work reports without printing.
 - `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading.
 - `runtime/`: what an exported package runs (sessions and their write history, dispatch, ownership, the
-  verifier's judge and typed answers, MCP, apps, Gym); imports only `ir` and the leaves.
+  verifier's judge and typed answers, MCP, apps, Gym, a task's oracle replayed); imports only `ir` and the
+  leaves.
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
   `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
@@ -24,9 +25,9 @@ two files do):
   whose fields are named for the stages that make them), `artifact.py` its output. A stage imports of
   another stage only its `artifact` module. `stages/registry.py` assembles the DAG; `stages/generate.py`
   runs it for a blueprint and publishes the package.
-- `llm/`, `users/`, `rollout/` (episodes of a served model, here or on Ray, and `run-task`'s oracle replays),
-  `synthesis/`, `validators/`, `export/`, `adapters/`, `bench/`, `serving/`, `lint/` (a blueprint's static
-  checks and a dry run of the stages up to the verifier gate).
+- `llm/`, `users/`, `rollout/` (episodes of a served model, here or on Ray), `synthesis/`, `validators/`,
+  `export/`, `adapters/`, `bench/`, `serving/`, `lint/` (a blueprint's static checks and a dry run of the
+  stages up to the verifier gate).
 - `suite/`: blueprint files as a user names and writes them (shipped names, folders, list files; `new`'s
   starting blueprint; `fuse`'s `compose:` blueprint), and a batch of them in a process pool or on Ray, with its
   `suite.json` and its throughput per executor (`bench-suite`).

@@ -16,12 +16,12 @@ from envforge.ir.blueprint import ActionSpec, Blueprint, ParamSpec
 from envforge.ir.loading import load_blueprint
 from envforge.ir.ownership import owner_paths
 from envforge.ir.tasks import Transcript
-from envforge.rollout.oracle import run_task
 from envforge.runtime.apps.server import build_app_server
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.episode import EnvPackage, Episode, load_package
 from envforge.runtime.gym_env import ToolUseEnv
 from envforge.runtime.mcp_server import EnvServer
+from envforge.runtime.oracle import run_task
 from envforge.runtime.session import Session
 from tests.conftest import BLUEPRINTS
 
