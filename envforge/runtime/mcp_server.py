@@ -28,13 +28,13 @@ from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
-from envforge import __version__
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.dispatch import shown_name
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
 from envforge.runtime.mcp_compat import RequestInfo, make_server
 from envforge.runtime.session import Session
+from envforge.version import __version__
 
 logger = logging.getLogger(__name__)
 

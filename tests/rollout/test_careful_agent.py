@@ -16,7 +16,7 @@ import pytest
 
 from envforge.ir.tasks import TaskSpec
 from envforge.llm import LLMClient, ResponseCache
-from envforge.rollout import EpisodeRunner, RolloutConfig
+from envforge.rollout.episode import EpisodeRunner, RolloutConfig
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.users.base import Turn
 from envforge.users.fields import mentions_value

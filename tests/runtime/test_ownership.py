@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from envforge.cli.run_task import run_task
 from envforge.ir.blueprint import ActionSpec, Blueprint, ParamSpec
 from envforge.ir.loading import load_blueprint
 from envforge.ir.ownership import owner_paths
@@ -23,6 +22,7 @@ from envforge.runtime.episode import EnvPackage, Episode, load_package
 from envforge.runtime.errors import refusal_of
 from envforge.runtime.gym_env import ToolUseEnv
 from envforge.runtime.mcp_server import EnvServer
+from envforge.runtime.oracle import run_task
 from envforge.runtime.session import Session
 from tests.conftest import BLUEPRINTS
 from tests.runtime.probes import fields
