@@ -1,12 +1,22 @@
 """envforge: synthesize interactive, verifiable environments for tool-using LLM agents.
 
-Layout, lowest layer first; a package imports only from layers above it in this list
-(`tests/test_architecture.py` checks that no two packages import each other, even through others):
+From Python, the verbs are the library: `envforge.generate("retail", "generated")` builds a package and returns
+its `RunResult`; `batch`, `fuse`, `check`, `roll_out`, `validate` and `export_packages` do what the commands of
+those names do (`rollout` and `export` are names of envforge's packages, so those two verbs are named apart).
+They take plain values (paths, names, `RolloutOptions`), return typed outcomes, and never print. They load on
+first use: `import envforge`, which every exported package's runtime does, loads only `envforge.version`.
 
-- `errors`, `hashing`, `files` (atomic writes, stable JSON), `text`, `fakedata`: leaves.
+Layout, lowest layer first; a package imports only from layers above it in this list
+(`tests/test_architecture.py` checks that no two packages import each other, even through others, and that no
+two files do):
+
+- `errors`, `hashing`, `files` (atomic writes, stable JSON), `text`, `fakedata`, `version`: leaves. And
+  `executors`: where long work runs (a process pool, Ray tasks, the one Ray session that batches and rollouts
+  share), and `Progress`, the callback through which long work reports without printing.
 - `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading.
 - `runtime/`: what an exported package runs (sessions and their write history, dispatch, ownership, the
-  verifier's judge and typed answers, MCP, apps, Gym); imports only `ir`.
+  verifier's judge and typed answers, MCP, apps, Gym, a task's oracle replayed); imports only `ir` and the
+  leaves.
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
   `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
@@ -15,15 +25,27 @@ Layout, lowest layer first; a package imports only from layers above it in this 
   whose fields are named for the stages that make them), `artifact.py` its output. A stage imports of
   another stage only its `artifact` module. `stages/registry.py` assembles the DAG; `stages/generate.py`
   runs it for a blueprint and publishes the package.
-- `llm/`, `users/`, `rollout/`, `synthesis/`, `validators/`, `export/`, `adapters/`, `bench/`, `serving/`, `lint/`
-  (a blueprint's static checks and a dry run of the stages up to the verifier gate).
-- `cli/`: `app.py` registers one module per command (`cli/commands/`); the only layer that prints.
+- `llm/`, `users/`, `rollout/` (episodes of a served model, here or on Ray), `synthesis/`, `validators/`,
+  `export/`, `adapters/`, `bench/`, `serving/`, `lint/` (a blueprint's static checks and a dry run of the
+  stages up to the verifier gate).
+- `suite/`: blueprint files as a user names and writes them (shipped names, folders, list files; `new`'s
+  starting blueprint; `fuse`'s `compose:` blueprint), and a batch of them in a process pool or on Ray, with its
+  `suite.json` and its throughput per executor (`bench-suite`).
+- `verbs`: the verbs above, each a typed function that calls the packages doing the work.
+- `cli/`: `app.py` registers one module per command (`cli/commands/`). A command parses its options, calls a
+  verb (or the one library function it stands for) and prints what comes back through `output.py`, which
+  holds every table and progress bar; `serve` and `serve-model` also keep their server up until interrupted
+  (`serving.py`). It is the only layer that prints, and holds no orchestration.
 
 Where each part of an app screen lives: the `envforge.runtime.apps` docstring.
 
 Ownership rules:
 
 - A generated package is written only through `envforge.package`.
+- Only `cli/` prints. Library code that takes long reports through the callbacks its caller hands in
+  (`on_stage`, an `executors.Progress`), which is how the command line draws its bars.
+- Ray is imported only by `executors` (`import_ray`, `ray_session`); code that runs work on Ray is handed the
+  module by its caller.
 - The LLM review of `generate --from-description` is the `review` stage; the stage defines the
   `TaskReviewer` it calls, `synthesis` supplies it, so stages never import LLM code.
 - A verifier judges only a run's history (`runtime/verify.py`): what the store logged, never the whole state.
@@ -32,4 +54,39 @@ Ownership rules:
   matches on it exhaustively, so mypy fails until a new kind is handled everywhere.
 """
 
-__version__ = "0.1.0"
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from envforge.version import __version__
+
+if TYPE_CHECKING:
+    from envforge.verbs import RolloutOptions, batch, check, export_packages, fuse, generate, roll_out, validate
+
+__all__ = [
+    "RolloutOptions",
+    "__version__",
+    "batch",
+    "check",
+    "export_packages",
+    "fuse",
+    "generate",
+    "roll_out",
+    "validate",
+]
+
+
+# Hidden from the type checker, which sees the verbs through the imports above and so still reports a misspelt one.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        # The verbs load on first use, so that `import envforge`, which every exported package's runtime does,
+        # stays cheap: `envforge.verbs` imports the generator's config, and each verb the whole of what it runs.
+        if name in __all__:
+            return getattr(import_module("envforge.verbs"), name)
+        raise AttributeError(f"module 'envforge' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

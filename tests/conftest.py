@@ -25,6 +25,32 @@ BLUEPRINTS = SINGLE_BLUEPRINTS + FUSED_BLUEPRINTS
 TEST_ROWS = 400
 TEST_TASKS = 30
 
+SLOW_DOMAINS = "ENVFORGE_SLOW_DOMAINS"
+"""`all` runs the slow every-domain tests on every shipped domain; a comma list runs them on those domains."""
+SLOW_SWEEPS = ("tasks", "adversaries", "task_quality", "careful_agent", "ui_acceptance", "bench")
+"""The slow tests that repeat over every shipped domain. By default each runs on two of them, the pairs rotating
+so that the sweeps together still cover every domain; the header of a run prints which."""
+SAMPLE_SIZE = 2
+
+
+def slow_domains(sweep: str) -> list[str]:
+    """The domains the slow every-domain test `sweep` runs on (see SLOW_DOMAINS)."""
+    domains = [path.stem for path in BLUEPRINTS]
+    chosen = os.environ.get(SLOW_DOMAINS, "").strip()
+    if chosen == "all":
+        return domains
+    if chosen:
+        return [name.strip() for name in chosen.split(",") if name.strip()]
+    start = SLOW_SWEEPS.index(sweep) * SAMPLE_SIZE
+    return [domains[(start + offset) % len(domains)] for offset in range(SAMPLE_SIZE)]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    if str(config.getoption("markexpr", "")).strip() == "not slow":
+        return []
+    sample = "; ".join(f"{sweep}: {', '.join(slow_domains(sweep))}" for sweep in SLOW_SWEEPS)
+    return [f"slow every-domain tests run on: {sample} (every domain: {SLOW_DOMAINS}=all pytest -m slow)"]
+
 
 def envforge_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """Run the real CLI in a fresh interpreter, as a user would."""
@@ -51,12 +77,24 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return result
 
 
+class DefaultPackages:
+    """Shipped blueprints generated with the defaults (150 tasks, default rows), each on first use."""
+
+    def __init__(self, out: Path) -> None:
+        self._out = out
+        self._built: dict[str, Path] = {}
+
+    def __getitem__(self, domain: str) -> Path:
+        if domain not in self._built:
+            blueprint = next(path for path in BLUEPRINTS if path.stem == domain)
+            self._built[domain] = run_pipeline(blueprint, self._out, GenerateConfig()).package
+        return self._built[domain]
+
+
 @pytest.fixture(scope="session")
-def default_packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Every shipped blueprint generated with the defaults (150 tasks, default rows): what a user trains on.
-    For slow tests only; built once per session."""
-    out = tmp_path_factory.mktemp("generated-defaults")
-    return {path.stem: run_pipeline(path, out, GenerateConfig()).package for path in BLUEPRINTS}
+def default_packages(tmp_path_factory: pytest.TempPathFactory) -> DefaultPackages:
+    """What a user trains on, for slow tests only: each domain built once per session, when a test first asks."""
+    return DefaultPackages(tmp_path_factory.mktemp("generated-defaults"))
 
 
 @pytest.fixture(scope="session")

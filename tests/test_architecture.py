@@ -22,19 +22,24 @@ def _module(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path) -> Iterator[str]:
-    """The envforge modules `path` imports, absolute."""
+def _import_statements(path: Path) -> Iterator[tuple[str, list[str]]]:
+    """(envforge module, the names taken from it) for each import in `path`, absolute; `import X` takes none."""
     package = _module(path) if path.name == "__init__.py" else _module(path).rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names if alias.name.startswith("envforge"))
+            yield from ((alias.name, []) for alias in node.names if alias.name.startswith("envforge"))
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                 base = f"{anchor}.{base}" if base else anchor
             if base.startswith("envforge"):
-                yield base
+                yield base, [alias.name for alias in node.names]
+
+
+def _imports(path: Path) -> Iterator[str]:
+    """The envforge modules `path` imports, absolute."""
+    return (module for module, _ in _import_statements(path))
 
 
 def _edges() -> list[tuple[str, str]]:
@@ -72,9 +77,41 @@ def test_no_two_subpackages_import_each_other_even_through_others() -> None:
 def test_pipeline_knows_no_stage_and_the_runtime_imports_only_ir() -> None:
     edges = _edges()
     assert [(a, b) for a, b in edges if a.startswith("envforge.pipeline") and b.startswith("envforge.stages")] == []
-    allowed = ("envforge.ir", "envforge.runtime", "envforge.errors", "envforge.hashing", "envforge.text")
-    outside = [(a, b) for a, b in edges if a.startswith("envforge.runtime") and not b.startswith(allowed)]
-    assert outside == [("envforge.runtime.mcp_server", "envforge")]  # the version, from the root module
+    leaves = ("envforge.errors", "envforge.hashing", "envforge.text", "envforge.version")
+    allowed = ("envforge.ir", "envforge.runtime", *leaves)
+    assert [(a, b) for a, b in edges if a.startswith("envforge.runtime") and not b.startswith(allowed)] == []
+
+
+def _file_edges() -> Iterator[tuple[str, str]]:
+    """Module (file) -> module (file) it imports.
+
+    A name taken from a package goes to the file that defines it: to the submodule of that name, or, when the
+    package's `__init__.py` only hands the name on (re-exports it), to the file it comes from. Otherwise the
+    `__init__.py` itself is imported, as by `import envforge`.
+    """
+    modules = {_module(path): path for path in SOURCE.rglob("*.py")}
+    handed_on = {
+        _module(path): {name: source for source, names in _import_statements(path) for name in names}
+        for path in SOURCE.rglob("__init__.py")
+    }
+
+    def home(module: str, name: str) -> str:
+        if f"{module}.{name}" in modules:
+            return f"{module}.{name}"
+        source = handed_on.get(module, {}).get(name)
+        return home(source, name) if source is not None else module
+
+    for module, path in modules.items():
+        for imported, names in _import_statements(path):
+            for target in {home(imported, name) for name in names} if names else {imported}:
+                if target != module:
+                    yield module, target
+
+
+def test_no_two_files_import_each_other_even_through_others() -> None:
+    graph = nx.DiGraph(list(_file_edges()))
+    circles = [set(component) for component in nx.strongly_connected_components(graph) if len(component) > 1]
+    assert circles == []
 
 
 def test_a_stage_imports_of_another_stage_only_its_artifact() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from envforge.cli.scaffold import render_blueprint
+from envforge.suite.scaffold import render_blueprint
 from tests.conftest import envforge_cli
 from tests.guide_snippets import add_items, guide_snippet, yaml_blocks
 

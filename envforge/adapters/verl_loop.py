@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from envforge.errors import UserInputError
 from envforge.ir.tasks import Verdict
 from envforge.runtime.agent_text import CallAction, parse_calls
 from envforge.runtime.episode import EnvPackage, Episode, render_result
@@ -49,7 +50,7 @@ class TokenEpisode:
     verdict: Verdict
 
 
-class PromptTooLongError(ValueError):
+class PromptTooLongError(UserInputError, ValueError):
     """The task's first prompt does not fit the trainer's prompt length."""
 
 

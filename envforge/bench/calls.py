@@ -9,6 +9,7 @@ from typing import Any
 from envforge.errors import PackageError
 from envforge.ir.toolspec import ToolSpec
 from envforge.runtime.environment import Environment
+from envforge.runtime.errors import refusal_of
 from envforge.runtime.session import Session
 
 CANDIDATE_ROWS = 20
@@ -107,7 +108,7 @@ def try_tool(env: Environment, tool: ToolSpec) -> Probe | None:
                     return probe
                 unchanged = unchanged or probe
                 continue
-            code = str(result["error"]["code"])
+            code = refusal_of(result)["code"]
             if code in REFUSALS_BY_PREFERENCE and (refusal is None or _preference(code) < _preference(refusal.outcome)):
                 refusal = Probe(tool.name, arguments, code)
         return unchanged or refusal

@@ -17,9 +17,6 @@ from rich.text import Text
 
 if TYPE_CHECKING:
     from envforge.bench.report import BenchReport
-    from envforge.cli.batch import BatchOutcome
-    from envforge.cli.suite import SuiteReport
-    from envforge.cli.suite_bench import SuiteBenchReport
     from envforge.export.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.ir.verification import RolloutSummary, UIReplaySummary
@@ -28,6 +25,9 @@ if TYPE_CHECKING:
     from envforge.rollout.reverify import ReverifyReport
     from envforge.rollout.trajectory import Trajectory
     from envforge.stages.generate import RunResult
+    from envforge.suite.report import BatchOutcome, SuiteReport
+    from envforge.suite.throughput import SuiteBenchReport
+    from envforge.synthesis.run import SynthesisResult
     from envforge.validators.results import CheckResult
     from envforge.validators.ui_replay import ReplayOutcome
 
@@ -185,11 +185,44 @@ def print_batch(report: SuiteReport, *, as_json: bool) -> None:
     )
 
 
+def print_synthesis(result: SynthesisResult, *, as_json: bool) -> None:
+    report, usage = result.report, result.usage
+    if as_json:
+        _json(
+            {
+                "env_id": result.run.env_id,
+                "package": str(result.run.package),
+                "stages": [asdict(stage) for stage in result.run.stages],
+                "synthesis": report.model_dump(mode="json"),
+                "requests": usage.requests,
+                "cache_hits": usage.cached,
+            }
+        )
+        return
+    print_run(result.run, as_json=False)
+    table = Table(title=f"LLM synthesis: {report.model}")
+    table.add_column("what")
+    table.add_column("result", overflow="fold")
+    writing = report.blueprint
+    table.add_row("blueprint", f"accepted after {writing.questions} questions, {writing.repair_rounds} repair rounds")
+    for repair in writing.repairs:
+        table.add_row("  repaired", repair)
+    table.add_row("tasks reviewed", str(report.tasks_reviewed))
+    table.add_row("paraphrased", f"{report.paraphrased} (procedural wording kept: {report.kept_procedural})")
+    table.add_row("barrier", f"{report.barrier_agreed} agreed, {report.barrier_dropped} dropped")
+    table.add_row(
+        "tokens",
+        f"{report.usage.prompt_tokens} prompt, {report.usage.completion_tokens} completion; "
+        f"{usage.requests} requests, {usage.cached} from the cache",
+    )
+    table.add_row("cost", f"{report.usage.cost:.4f}")
+    stdout.print(table)
+
+
 def print_verdict(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, bool]], *, as_json: bool) -> None:
     if as_json:
-        from envforge.cli.run_task import verdict_json
-
-        _json(verdict_json(task, verdict, outcomes))
+        calls = [{"tool": name, "ok": ok} for name, ok in outcomes]
+        _json({"task": task.id, "instruction": task.instruction, "calls": calls, **verdict.model_dump()})
         return
     stdout.print(f"[bold]{task.id}[/bold] ({task.kind}): {task.instruction}", highlight=False)
     for index, (tool, ok) in enumerate(outcomes, start=1):
@@ -309,13 +342,6 @@ def print_export(report: ExportReport, *, as_json: bool) -> None:
         stdout.print(Text(f"  {env_id}: {count} passing rollouts added to the SFT data"))
     for name, size in sorted(report.files.items()):
         stdout.print(Text(f"  {name}  ({size:,} bytes)"), soft_wrap=True)
-
-
-def print_rollouts(trajectories: list[Trajectory], target: Path, *, as_json: bool) -> None:
-    from envforge.rollout.solvability import summarize_rollouts
-
-    k = max((t.sample for t in trajectories), default=0) + 1
-    print_solvability(summarize_rollouts(trajectories, k), target, as_json=as_json)
 
 
 def print_solvability(summary: RolloutSummary, target: Path, *, as_json: bool) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from envforge.errors import PackageError
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.episode import EnvPackage, Episode, render_result
+from envforge.runtime.errors import refusal_of
 
 Message = dict[str, Any]
 
@@ -59,7 +60,7 @@ def oracle_trajectory(package: EnvPackage, task_id: str) -> Trajectory:
         if not ok:
             raise PackageError(
                 f"{package.path}: oracle call {index} ({call.name}) of task {task_id} was refused: "
-                f"{result['error'].get('message')}; run `envforge check {package.path}`"
+                f"{refusal_of(result)['message']}; run `envforge check {package.path}`"
             )
         messages.append(tool_call_message(call_id, call.name, call.arguments))
         messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name, "content": render_result(result)})

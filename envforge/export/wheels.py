@@ -10,17 +10,24 @@ import re
 from importlib.metadata import requires
 from pathlib import Path
 
-import envforge
 from envforge.errors import PackageError
 from envforge.export.trl import render_trl_module
 from envforge.export.wheel import WheelSpec, build_wheel, files_under, with_content_version
 from envforge.export.wheels_names import distribution_name, module_name
 from envforge.ir.manifest import MANIFEST
 from envforge.runtime.episode import EnvPackage
+from envforge.version import __version__
 
 RUNTIME_DISTRIBUTION = "envforge-runtime"
 RUNTIME_PACKAGES = ("ir", "runtime", "adapters")
-RUNTIME_MODULES = ("__init__.py", "errors.py", "hashing.py", "text.py", "py.typed")
+RUNTIME_MODULES = ("errors.py", "hashing.py", "text.py", "version.py", "py.typed")
+RUNTIME_INIT = '''"""The envforge runtime: what environment packages import. The generator and its verbs are not installed."""
+
+from envforge.version import __version__
+
+__all__ = ["__version__"]
+'''
+"""The runtime wheel's `envforge/__init__.py`: the generator's own face names verbs this wheel does not hold."""
 RUNTIME_REQUIRES = ("pydantic", "sqlalchemy", "jsonschema", "pyyaml", "networkx", "gymnasium")
 RUNTIME_EXTRAS = {"mcp": ("mcp", "uvicorn")}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -48,15 +55,15 @@ def _pick(names: tuple[str, ...]) -> list[str]:
 
 def runtime_wheel() -> tuple[WheelSpec, bytes]:
     """The `envforge-runtime` wheel, built from the envforge installed here, versioned by its content."""
-    root = Path(envforge.__file__).parent
-    files: dict[str, bytes] = {}
+    root = Path(__file__).parents[1]
+    files = {"envforge/__init__.py": RUNTIME_INIT.encode()}
     for name in RUNTIME_MODULES:
         files[f"envforge/{name}"] = (root / name).read_bytes()
     for package in RUNTIME_PACKAGES:
         files |= files_under(root / package, f"envforge/{package}")
     spec = WheelSpec(
         name=RUNTIME_DISTRIBUTION,
-        version=envforge.__version__,
+        version=__version__,
         summary="The envforge runtime: sessions, tool dispatch, verifiers, Gymnasium and trainer adapters.",
         requires=_pick(RUNTIME_REQUIRES),
         extras={extra: _pick(names) for extra, names in RUNTIME_EXTRAS.items()},
@@ -142,7 +149,7 @@ def env_wheel(package: EnvPackage, runtime_version: str) -> tuple[WheelSpec, byt
     files[f"{module}/trl_env.py"] = render_trl_module(package).encode()
     spec = WheelSpec(
         name=distribution_name(domain),
-        version=envforge.__version__,
+        version=__version__,
         summary=f"envforge environment {package.env_id}: {package.env.blueprint.title}",
         requires=[f"{RUNTIME_DISTRIBUTION}=={runtime_version}"],
         extras={"mcp": [f"{RUNTIME_DISTRIBUTION}[mcp]=={runtime_version}"]},

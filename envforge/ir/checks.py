@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import assert_never
 
 import networkx as nx
 
-from envforge.errors import BlueprintError, did_you_mean
+from envforge.errors import did_you_mean
 from envforge.ir.blueprint import (
     ActionSpec,
     Blueprint,
@@ -20,52 +20,22 @@ from envforge.ir.blueprint import (
     ParamSpec,
     UpdateEffect,
 )
+from envforge.ir.check_context import CheckContext, listed
 from envforge.ir.expression_checks import CLOCK_NAMES, ExpressionChecks, Scope
 from envforge.ir.invariant_checks import check_invariants
-from envforge.ir.locations import Locations, Path_, format_path
+from envforge.ir.locations import Locations, Path_
 from envforge.ir.naming import read_tool_names
 from envforge.ir.ownership import OwnershipError, owner_paths
 
 NUMERIC_TYPES = frozenset({"integer", "number", "money"})
 
 
-def _listed(names: Iterable[str]) -> str:
-    return ", ".join(names) or "none"
-
-
-class Checker:
-    """Checks one blueprint; `fail` builds a located error."""
+class Checker(CheckContext):
+    """Checks one blueprint, on the first inconsistency raising an error located in its source."""
 
     def __init__(self, blueprint: Blueprint, locations: Locations) -> None:
-        self.blueprint = blueprint
-        self.locations = locations
-        self.entities = {entity.name: entity for entity in blueprint.entities}
+        super().__init__(blueprint, locations)
         self.expressions = ExpressionChecks(self)
-
-    def fail(self, path: Path_, message: str) -> BlueprintError:
-        return BlueprintError(message, file=self.locations.file, line=self.locations.line(path), path=format_path(path))
-
-    def unique(self, names: Sequence[str], path: Path_, key: str, what: str) -> None:
-        seen: dict[str, int] = {}
-        for index, name in enumerate(names):
-            if name in seen:
-                first = self.locations.line((*path, seen[name], key))
-                where = f" (first declared on line {first})" if first is not None else ""
-                raise self.fail((*path, index, key), f"duplicate {what} '{name}'{where}; give each {what} its own name")
-            seen[name] = index
-
-    def entity(self, name: str, path: Path_) -> EntitySpec:
-        entity = self.entities.get(name)
-        if entity is None:
-            hint = did_you_mean(name, self.entities) or f"; known entities: {', '.join(self.entities)}"
-            raise self.fail(path, f"unknown entity '{name}'{hint}")
-        return entity
-
-    def field(self, entity: EntitySpec, name: str, path: Path_) -> None:
-        names = [field.name for field in entity.fields]
-        if name not in names:
-            hint = did_you_mean(name, names) or f"; its fields are {_listed(names)}"
-            raise self.fail(path, f"entity '{entity.name}' has no field '{name}'{hint}")
 
     def expression(self, source: str, path: Path_, scope: Scope, params: Sequence[ParamSpec]) -> None:
         """Check that every name the expression reads exists and that its parts' types meet. `scope` maps aliases
@@ -91,7 +61,7 @@ class Checker:
                 )
             self.check_action(action, ("actions", index))
         self.check_policies()
-        check_invariants(self)
+        check_invariants(self, self.expressions)
         self.check_personas()
 
     def check_entity(self, entity: EntitySpec, path: Path_) -> None:
@@ -134,7 +104,7 @@ class Checker:
             if field.type != "ref":
                 refs = [field.name for field in child.fields if field.type == "ref"]
                 hint = did_you_mean(field.name, refs) or (
-                    f"; name one of its ref fields ({_listed(refs)}) or make '{field.name}' 'type: ref'"
+                    f"; name one of its ref fields ({listed(refs)}) or make '{field.name}' 'type: ref'"
                     if refs
                     else f"; make '{field.name}' 'type: ref'"
                 )
@@ -164,11 +134,11 @@ class Checker:
             # The same cycle and the same relation on every run: simple_cycles' order follows set iteration.
             indices, cycle = min(cycles, key=lambda found: (len(found[0]), sorted(found[0])))
             names = [f"'{blueprint.relations[index].name}'" for index in sorted(indices)]
-            listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+            through = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
             chain = " -> ".join([*cycle, cycle[0]])
             raise self.fail(
                 ("relations", min(indices)),
-                f"required foreign keys form a cycle ({chain}, through {listed}), so no row can be inserted first; "
+                f"required foreign keys form a cycle ({chain}, through {through}), so no row can be inserted first; "
                 "set 'required: false' on one of them",
             )
 
@@ -228,10 +198,10 @@ class Checker:
                 )
             relation = relations.get(entity.owner)
             if relation is None:
-                hint = did_you_mean(entity.owner, own) or f"; its relations are {_listed(own)}"
+                hint = did_you_mean(entity.owner, own) or f"; its relations are {listed(own)}"
                 raise self.fail(path, f"unknown relation '{entity.owner}' in 'owner' of entity '{entity.name}'{hint}")
             if relation.child != entity.name:
-                hint = did_you_mean(entity.owner, own) or f"; its relations are {_listed(own)}"
+                hint = did_you_mean(entity.owner, own) or f"; its relations are {listed(own)}"
                 raise self.fail(
                     path,
                     f"relation '{relation.name}' links '{relation.child}' to '{relation.parent}', so it cannot make a "
@@ -276,13 +246,13 @@ class Checker:
             self.check_effect(effect, (*path, "effects", index), scope, params)
         for index, alias in enumerate(action.returns):
             if alias not in scope:
-                hint = did_you_mean(alias, scope) or f"; the aliases are {_listed(scope)}"
+                hint = did_you_mean(alias, scope) or f"; the aliases are {listed(scope)}"
                 raise self.fail((*path, "returns", index), f"unknown alias '{alias}'{hint}")
 
     def alias(self, alias: str, path: Path_, scope: dict[str, EntitySpec | None]) -> EntitySpec:
         entity = scope.get(alias)
         if entity is None:
-            hint = did_you_mean(alias, scope) or f"; bind the row under 'bind' first (bound: {_listed(scope)})"
+            hint = did_you_mean(alias, scope) or f"; bind the row under 'bind' first (bound: {listed(scope)})"
             raise self.fail(path, f"unknown alias '{alias}'{hint}")
         return entity
 
@@ -368,21 +338,21 @@ class Checker:
             for action_index, name in enumerate(policy.actions or []):
                 action = actions.get(name)
                 if action is None:
-                    hint = did_you_mean(name, actions) or f"; the actions are {_listed(actions)}"
+                    hint = did_you_mean(name, actions) or f"; the actions are {listed(actions)}"
                     raise self.fail((*path, "actions", action_index), f"unknown action '{name}'{hint}")
                 scope: dict[str, EntitySpec | None] = {b.name: self.entities[b.entity] for b in action.bind}
                 params = action.params
                 self.expression(policy.require, (*path, "require"), scope, params)
                 offered = actions.get(policy.instead_action or name)
                 if offered is None:
-                    hint = did_you_mean(str(policy.instead_action), actions) or f"; the actions are {_listed(actions)}"
+                    hint = did_you_mean(str(policy.instead_action), actions) or f"; the actions are {listed(actions)}"
                     raise self.fail((*path, "instead_action"), f"unknown action '{policy.instead_action}'{hint}")
                 if policy.instead_action is not None and policy.instead is None:
                     raise self.fail(path, "'instead_action' needs 'instead' to give the offered action's arguments")
                 targets = [param.name for param in offered.params]
                 for argument, source in (policy.instead or {}).items():
                     if argument not in targets:
-                        hint = did_you_mean(argument, targets) or f"; its parameters are {_listed(targets)}"
+                        hint = did_you_mean(argument, targets) or f"; its parameters are {listed(targets)}"
                         raise self.fail(
                             (*path, "instead", argument),
                             f"action '{offered.name}' has no parameter '{argument}'{hint}",
@@ -393,7 +363,7 @@ class Checker:
                     if missing:
                         raise self.fail(
                             (*path, "instead"),
-                            f"the offered action '{offered.name}' also needs {_listed(missing)}; give each in 'instead'",
+                            f"the offered action '{offered.name}' also needs {listed(missing)}; give each in 'instead'",
                         )
 
     def check_personas(self) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import Field
 
+from envforge.errors import UserInputError
 from envforge.ir.base import IRModel
 from envforge.ir.blueprint import (
     ActionSpec,
@@ -88,7 +89,7 @@ class Composition(IRModel):
     compose: ComposeSpec
 
 
-class CompositionError(ValueError):
+class CompositionError(UserInputError, ValueError):
     """A composition that cannot be fused; `path` is where in the composition it went wrong."""
 
     def __init__(self, message: str, path: tuple[int | str, ...] = ()) -> None:

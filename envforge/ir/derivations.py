@@ -6,6 +6,7 @@ from typing import assert_never
 
 import networkx as nx
 
+from envforge.errors import EnvforgeError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.expressions import compile_expression
 from envforge.ir.invariants import ConditionalValue, DerivedValue, InvariantSpec, StateRule, TemporalOrder
@@ -15,7 +16,7 @@ Node = tuple[str, str]
 """(entity, field)."""
 
 
-class DerivationCycleError(ValueError):
+class DerivationCycleError(EnvforgeError, ValueError):
     """Derived values that read each other in a cycle; `nodes` lists it."""
 
     def __init__(self, nodes: list[Node]) -> None:

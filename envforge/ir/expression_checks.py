@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from envforge.errors import did_you_mean
 from envforge.ir.blueprint import EntitySpec, ParamSpec
+from envforge.ir.check_context import CheckContext, listed
 from envforge.ir.expression_types import (
     ExpressionTypeError,
     check_amount_type,
@@ -16,9 +16,6 @@ from envforge.ir.expression_types import (
 )
 from envforge.ir.expressions import FUNCTIONS, ExpressionError, compile_expression
 from envforge.ir.locations import Path_
-
-if TYPE_CHECKING:
-    from envforge.ir.checks import Checker
 
 Scope = dict[str, EntitySpec | None]
 """Alias -> the entity of the row it names (None: a row of no declared entity)."""
@@ -36,39 +33,35 @@ _COMPREHENSIONS = (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)
 _OWNERS = {"policies": ("policy", "id"), "actions": ("action", "name"), "invariants": ("invariant", "id")}
 
 
-def _listed(names: Iterable[str]) -> str:
-    return ", ".join(names) or "none"
-
-
 class ExpressionChecks:
-    """The expression checks of one blueprint's Checker; errors are located through it."""
+    """The expression checks of one blueprint; errors are located through its check context."""
 
-    def __init__(self, checker: Checker) -> None:
-        self.checker = checker
+    def __init__(self, context: CheckContext) -> None:
+        self.context = context
 
     def owner(self, path: Path_) -> str:
         """What a path belongs to, as a message names it: `policy 'max_loans'`, `action 'renew_loan'`."""
         if len(path) < 2 or path[0] not in _OWNERS or not isinstance(path[1], int):
             return "the expression"
         what, key = _OWNERS[str(path[0])]
-        return f"{what} '{getattr(getattr(self.checker.blueprint, str(path[0]))[path[1]], key)}'"
+        return f"{what} '{getattr(getattr(self.context.blueprint, str(path[0]))[path[1]], key)}'"
 
     def typed(self, path: Path_, check: Callable[[], None]) -> None:
         """Run a type check; its complaint becomes a located error naming what the expression belongs to."""
         try:
             check()
         except ExpressionTypeError as exc:
-            raise self.checker.fail(path, f"{self.owner(path)} {exc}") from None
+            raise self.context.fail(path, f"{self.owner(path)} {exc}") from None
 
     def expression(self, source: str, path: Path_, scope: Scope, params: Sequence[ParamSpec]) -> None:
         """Check that every name `source` reads exists and that its parts' types meet."""
-        fail = self.checker.fail
+        fail = self.context.fail
         function = _unknown_function(source)
         if function is not None:
             hint = (
                 f"; {AGGREGATE_HINT}"
                 if function.lower() in AGGREGATE_NAMES
-                else did_you_mean(function, FUNCTIONS) or f"; the functions are {_listed(sorted(FUNCTIONS))}"
+                else did_you_mean(function, FUNCTIONS) or f"; the functions are {listed(sorted(FUNCTIONS))}"
             )
             raise fail(path, f"unknown function '{function}' in {source!r}{hint}")
         try:
@@ -83,7 +76,7 @@ class ExpressionChecks:
                     if not param_names:
                         hint = "; there are no arguments here (an entity policy sees only the row it checks)"
                     else:
-                        hint = did_you_mean(name, param_names) or f"; the arguments are {_listed(param_names)}"
+                        hint = did_you_mean(name, param_names) or f"; the arguments are {listed(param_names)}"
                     raise fail(path, f"no argument 'args.{name}'{hint}")
             elif reference.root in CLOCK_NAMES and reference.attr is None:
                 continue
@@ -93,26 +86,26 @@ class ExpressionChecks:
                     self.attribute(entity, reference.root, reference.attr, path)
             else:
                 known = [*scope, "args", *CLOCK_NAMES]
-                hint = did_you_mean(reference.root, known) or f"; names here are {_listed(known)}"
+                hint = did_you_mean(reference.root, known) or f"; names here are {listed(known)}"
                 raise fail(path, f"unknown name '{reference.root}' in {source!r}{hint}")
         self.typed(path, lambda: check_expression_types(source, scope, params))
 
     def attribute(self, entity: EntitySpec, alias: str, attr: str, path: Path_) -> None:
         """`alias.attr` names a field of the row; naming its child rows instead asks for an aggregate."""
         if all(field.name != attr for field in entity.fields):
-            for relation in self.checker.blueprint.relations:
-                child = self.checker.entities.get(relation.child)
+            for relation in self.context.blueprint.relations:
+                child = self.context.entities.get(relation.child)
                 if (
                     relation.parent == entity.name
                     and child is not None
                     and attr in _row_names(child, relation.name, entity.name)
                 ):
-                    raise self.checker.fail(
+                    raise self.context.fail(
                         path,
                         f"'{alias}.{attr}' names rows of '{child.name}' (relation '{relation.name}'), not a field; "
                         f"{AGGREGATE_HINT}",
                     )
-        self.checker.field(entity, attr, path)
+        self.context.field(entity, attr, path)
 
     def value(
         self,

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from envforge.errors import did_you_mean
+from envforge.errors import EnvforgeError, did_you_mean
 from envforge.ir.blueprint import EntitySpec, FieldSpec, ParamSpec
 from envforge.ir.expressions import is_date_text
 
@@ -56,7 +56,7 @@ ARITHMETIC_HINT = "arithmetic needs numbers on both sides (only + also joins tex
 ARITHMETIC_DATE_HINT = "move a date with add_days(day, n) and count days with days_between(start, end)"
 
 
-class ExpressionTypeError(ValueError):
+class ExpressionTypeError(EnvforgeError, ValueError):
     """Two parts of an expression whose types cannot meet; the message is one line with a fix."""
 
 

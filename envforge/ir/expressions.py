@@ -15,11 +15,13 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from envforge.errors import EnvforgeError
+
 Scope = Mapping[str, Any]
 Evaluator = Callable[[Scope], Any]
 
 
-class ExpressionError(ValueError):
+class ExpressionError(EnvforgeError, ValueError):
     """An expression that cannot be parsed, or fails when evaluated."""
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, assert_never
+from typing import assert_never
 
 from envforge.errors import did_you_mean
 from envforge.ir.blueprint import EntitySpec
+from envforge.ir.check_context import CheckContext, listed
 from envforge.ir.derivations import DerivationCycleError, derivation_order
+from envforge.ir.expression_checks import CLOCK_NAMES, ExpressionChecks
 from envforge.ir.invariants import (
     ConditionalValue,
     DerivedValue,
@@ -17,27 +19,20 @@ from envforge.ir.invariants import (
 )
 from envforge.ir.locations import Path_
 
-if TYPE_CHECKING:
-    from envforge.ir.checks import Checker
-
-CLOCK_NAMES = ("now", "today")
 DATE_TYPES = ("date", "datetime")
 
 
-def _listed(names: list[str]) -> str:
-    return ", ".join(names) or "none"
-
-
 class _InvariantChecker:
-    def __init__(self, checker: Checker) -> None:
-        self.checker = checker
-        self.blueprint = checker.blueprint
+    def __init__(self, context: CheckContext, expressions: ExpressionChecks) -> None:
+        self.context = context
+        self.expressions = expressions
+        self.blueprint = context.blueprint
         self.relations = {relation.name: relation for relation in self.blueprint.relations}
         self.parent_of = {(r.child, r.field): r.parent for r in self.blueprint.relations}
 
     def run(self) -> None:
         invariants = self.blueprint.invariants
-        self.checker.unique([invariant.id for invariant in invariants], ("invariants",), "id", "invariant")
+        self.context.unique([invariant.id for invariant in invariants], ("invariants",), "id", "invariant")
         for index, invariant in enumerate(invariants):
             self.check(invariant, ("invariants", index))
         try:
@@ -52,48 +47,48 @@ class _InvariantChecker:
                 ),
                 0,
             )
-            raise self.checker.fail(
+            raise self.context.fail(
                 ("invariants", index),
                 f"derived values read each other in a cycle ({cycle}); derive one of them from other fields",
             ) from None
 
     def check(self, invariant: InvariantSpec, path: Path_) -> None:
-        entity = self.checker.entity(invariant.entity, (*path, "entity"))
+        entity = self.context.entity(invariant.entity, (*path, "entity"))
         scope = self.parents(invariant, entity, path)
         field = invariant_field(invariant)
         key = {DerivedValue: "derive", ConditionalValue: "present", TemporalOrder: "date", StateRule: "seed_by"}
         where = (*path, key[type(invariant)])
-        self.checker.field(entity, field, where)
+        self.context.field(entity, field, where)
         spec = next(spec for spec in entity.fields if spec.name == field)
         if spec.type == "id":
-            raise self.checker.fail(where, f"'{entity.name}.{field}' is the key; name another field")
+            raise self.context.fail(where, f"'{entity.name}.{field}' is the key; name another field")
         match invariant:
             case DerivedValue():
                 self.check_derived(invariant, scope, path)
             case ConditionalValue():
                 if not spec.nullable:
-                    raise self.checker.fail(
+                    raise self.context.fail(
                         where, f"'{entity.name}.{field}' is not nullable, so it cannot be empty; add 'nullable: true'"
                     )
-                self.checker.expression(invariant.when, (*path, "when"), scope, [])
+                self.expressions.expression(invariant.when, (*path, "when"), scope, [])
             case TemporalOrder():
                 if spec.type not in DATE_TYPES:
-                    raise self.checker.fail(
+                    raise self.context.fail(
                         where, f"'{entity.name}.{field}' has type '{spec.type}'; name a date or datetime field"
                     )
                 if not invariant.not_before and not invariant.not_after:
-                    raise self.checker.fail(path, "a temporal invariant needs 'not_before' or 'not_after'")
+                    raise self.context.fail(path, "a temporal invariant needs 'not_before' or 'not_after'")
                 for side in ("not_before", "not_after"):
                     for index, source in enumerate(getattr(invariant, side)):
-                        self.checker.expression(source, (*path, side, index), scope, [])
+                        self.expressions.expression(source, (*path, side, index), scope, [])
             case StateRule():
-                self.checker.expression(invariant.require, (*path, "require"), scope, [])
+                self.expressions.expression(invariant.require, (*path, "require"), scope, [])
                 if invariant.distinct and spec.type != "ref":
-                    raise self.checker.fail(
+                    raise self.context.fail(
                         (*path, "distinct"), f"'distinct' needs a ref field in 'seed_by'; '{field}' is '{spec.type}'"
                     )
                 if spec.generator is not None and spec.generator.copy_from is not None:
-                    raise self.checker.fail(
+                    raise self.context.fail(
                         where,
                         f"'{entity.name}.{field}' is copied from its parent; name the ref field it copies through",
                     )
@@ -105,19 +100,19 @@ class _InvariantChecker:
         for alias, parent_path in invariant.parents.items():
             where = (*path, "parents", alias)
             if alias in scope or alias in CLOCK_NAMES:
-                raise self.checker.fail(where, f"alias '{alias}' is already taken; rename it")
+                raise self.context.fail(where, f"alias '{alias}' is already taken; rename it")
             root, _, ref = parent_path.rpartition(".")
             holder = scope.get(root or entity.name)
             if holder is None:
-                hint = did_you_mean(root, scope) or f"; the aliases so far are {_listed(list(scope))}"
-                raise self.checker.fail(where, f"unknown alias '{root}' in '{parent_path}'{hint}")
-            self.checker.field(holder, ref, where)
+                hint = did_you_mean(root, scope) or f"; the aliases so far are {listed(list(scope))}"
+                raise self.context.fail(where, f"unknown alias '{root}' in '{parent_path}'{hint}")
+            self.context.field(holder, ref, where)
             parent = self.parent_of.get((holder.name, ref))
             if parent is None:
                 refs = [field for (child, field) in self.parent_of if child == holder.name]
-                hint = did_you_mean(ref, refs) or f"; its ref fields are {_listed(refs)}"
-                raise self.checker.fail(where, f"'{holder.name}.{ref}' is not a ref field{hint}")
-            scope[alias] = self.checker.entities[parent]
+                hint = did_you_mean(ref, refs) or f"; its ref fields are {listed(refs)}"
+                raise self.context.fail(where, f"'{holder.name}.{ref}' is not a ref field{hint}")
+            scope[alias] = self.context.entities[parent]
         return scope
 
     def relation(self, name: str, entity: EntitySpec, where: Path_, *, one_to_one: bool) -> EntitySpec:
@@ -125,41 +120,41 @@ class _InvariantChecker:
         own = [r.name for r in self.blueprint.relations if r.parent == entity.name]
         relation = self.relations.get(name)
         if relation is None or relation.parent != entity.name:
-            hint = did_you_mean(name, own) or f"; relations with parent '{entity.name}': {_listed(own)}"
+            hint = did_you_mean(name, own) or f"; relations with parent '{entity.name}': {listed(own)}"
             what = "unknown relation" if relation is None else f"relation '{name}' has parent '{relation.parent}', not"
             target = f"'{name}'" if relation is None else f"'{entity.name}'"
-            raise self.checker.fail(where, f"{what} {target}{hint}")
+            raise self.context.fail(where, f"{what} {target}{hint}")
         if one_to_one and relation.cardinality != "one_to_one":
-            raise self.checker.fail(
+            raise self.context.fail(
                 where,
                 f"relation '{name}' is many_to_one; 'children' binds one_to_one children (use 'over' to aggregate)",
             )
-        return self.checker.entities[relation.child]
+        return self.context.entities[relation.child]
 
     def check_derived(self, invariant: DerivedValue, scope: dict[str, EntitySpec | None], path: Path_) -> None:
-        entity = self.checker.entities[invariant.entity]
+        entity = self.context.entities[invariant.entity]
         aggregated = invariant.over is not None or invariant.aggregate is not None
         if (invariant.value is None) == (not aggregated) or (
             aggregated and None in (invariant.over, invariant.aggregate)
         ):
-            raise self.checker.fail(path, "a derived value needs either 'value', or 'aggregate' with 'over'")
+            raise self.context.fail(path, "a derived value needs either 'value', or 'aggregate' with 'over'")
         for alias, name in invariant.children.items():
             if alias in scope or alias in CLOCK_NAMES:
-                raise self.checker.fail((*path, "children", alias), f"alias '{alias}' is already taken; rename it")
+                raise self.context.fail((*path, "children", alias), f"alias '{alias}' is already taken; rename it")
             scope[alias] = self.relation(name, entity, (*path, "children", alias), one_to_one=True)
         if invariant.value is not None:
-            self.checker.expression(invariant.value, (*path, "value"), scope, [])
+            self.expressions.expression(invariant.value, (*path, "value"), scope, [])
             return
         child = self.relation(invariant.over or "", entity, (*path, "over"), one_to_one=False)
         if invariant.aggregate != "count" and invariant.of is None:
-            raise self.checker.fail(path, f"'aggregate: {invariant.aggregate}' needs 'of' (what is aggregated)")
+            raise self.context.fail(path, f"'aggregate: {invariant.aggregate}' needs 'of' (what is aggregated)")
         child_scope = {**scope, child.name: child}
         for key in ("of", "where"):
             source = getattr(invariant, key)
             if source is not None:
-                self.checker.expression(source, (*path, key), child_scope, [])
+                self.expressions.expression(source, (*path, key), child_scope, [])
 
 
-def check_invariants(checker: Checker) -> None:
+def check_invariants(context: CheckContext, expressions: ExpressionChecks) -> None:
     """Raise BlueprintError, located, on the first invariant that does not resolve."""
-    _InvariantChecker(checker).run()
+    _InvariantChecker(context, expressions).run()

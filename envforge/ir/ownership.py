@@ -6,10 +6,11 @@ several chains lead to the person entity, the entity names the one that counts w
 
 from __future__ import annotations
 
+from envforge.errors import EnvforgeError
 from envforge.ir.blueprint import Blueprint, RelationSpec
 
 
-class OwnershipError(ValueError):
+class OwnershipError(EnvforgeError, ValueError):
     """Ownership of an entity's rows cannot be determined."""
 
     def __init__(self, entity: str, message: str) -> None:

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypeAlias
 
 from pydantic import Field
 
 from envforge.ir.base import IRModel
 
 JSONSchema = dict[str, Any]
+JsonValue: TypeAlias = "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+"""A value JSON carries, what tool arguments and results are made of. Read-only containers, so a `list[str]` or a
+row's `dict[str, int | None]` is one too."""
+JsonObject: TypeAlias = dict[str, JsonValue]
+"""A JSON object, such as a row a tool returns."""
+ToolArguments: TypeAlias = JsonObject
+"""The arguments of one tool call, a JSON object that `ToolSpec.parameters` describes."""
+ToolResult: TypeAlias = JsonObject
+"""What one tool call returns, a JSON object: a row (get, find), a page of rows (`items`, `total`), the rows an
+action returns by alias, or `{"error": {...}}` for a refused call."""
 
 
 class ToolSpec(IRModel):

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from envforge import __version__
 from envforge.errors import UserInputError, did_you_mean
 from envforge.files import clean_leftovers
 from envforge.hashing import hash_bytes, hash_json
 from envforge.pipeline.artifacts import Artifact
 from envforge.pipeline.dag import AnyStage, GenerateConfig
 from envforge.pipeline.store import ArtifactRecord, files_hash, load_stage, save_stage
+from envforge.version import __version__
 
 logger = logging.getLogger(__name__)
 

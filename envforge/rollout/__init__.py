@@ -1,16 +1,6 @@
-"""Agents in the loop: episodes of a served model against an environment package, saved as trajectories."""
+"""Agents in the loop: episodes of a served model against an environment package, saved as trajectories.
 
-from envforge.rollout.episode import EpisodeRunner, RolloutConfig
-from envforge.rollout.runner import RolloutPlan, run_rollouts
-from envforge.rollout.trajectory import Failure, Trajectory, load_trajectories, save_trajectories
-
-__all__ = [
-    "EpisodeRunner",
-    "Failure",
-    "RolloutConfig",
-    "RolloutPlan",
-    "Trajectory",
-    "load_trajectories",
-    "run_rollouts",
-    "save_trajectories",
-]
+`options` declares what a rollout is asked for, `clients` builds what those options make, `run` runs the episodes
+here or (`ray_actors`) on Ray and saves them; `runner` and `episode` run them, `solvability` and `reverify`
+judge the trajectories.
+"""

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from envforge.errors import UserInputError
 from envforge.ir.tasks import Transcript
+from envforge.ir.verification import ValidationReport
 from envforge.rollout.failures import classify_failure
-from envforge.rollout.trajectory import Trajectory
-from envforge.runtime.episode import EnvPackage
+from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
+from envforge.rollout.trajectory import Trajectory, load_trajectories, save_trajectories
+from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 
 
@@ -78,3 +82,22 @@ def reverify(package: EnvPackage, trajectories: Sequence[Trajectory]) -> Reverif
         if diverged is not None:
             report.diverged.append((trajectory.task_id, trajectory.sample, diverged))
     return report
+
+
+def reverify_saved(
+    package: Path, trajectories: Path, out: Path | None = None, *, report: bool = False
+) -> ReverifyReport:
+    """Judge a trajectories file again and save the result to `out` (default: the file itself); with `report`,
+    rewrite the package report's rollout section from the new verdicts, keeping its pass-rate band."""
+    result = reverify(load_package(open_package(package)), load_trajectories(trajectories))
+    save_trajectories(out or trajectories, result.trajectories)
+    if report:
+        k = max((t.sample for t in result.trajectories), default=0) + 1
+        write_rollout_report(package, summarize_rollouts(result.trajectories, k, _report_band(package)))
+    return result
+
+
+def _report_band(package: Path) -> tuple[float, float]:
+    """The pass-rate band of the package report's rollouts, kept when their verdicts are rewritten."""
+    current = ValidationReport.model_validate_json((package / "report.json").read_bytes())
+    return current.rollouts.keep_pass_rate if current.rollouts is not None else (0.0, 1.0)

@@ -17,6 +17,7 @@ from envforge.ir.blueprint import (
     UpdateEffect,
 )
 from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
+from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError, constraint_error
 from envforge.runtime.history import close_call, open_call
@@ -149,7 +150,7 @@ class ActionRunner:
                 check = Check(compile_expression(policy.require), policy.error, policy.id)
                 self.invariants[policy.entity] = (*self.invariants.get(policy.entity, ()), check)
 
-    def handler(self, name: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def handler(self, name: str) -> Callable[[ToolArguments], ToolResult]:
         action = self.actions[name]
         return lambda arguments: self.run(action, arguments)
 
@@ -179,19 +180,19 @@ class ActionRunner:
             raise ToolError("not_found", missing, field=binding.key_param)
         return row
 
-    def _scope(self, action: CompiledAction, arguments: dict[str, Any]) -> Scope:
+    def _scope(self, action: CompiledAction, arguments: ToolArguments) -> Scope:
         scope: Scope = {"args": arguments, "now": self.clock, "today": self.today}
         for binding in action.bindings:
             scope[binding.alias] = self._bind(binding, scope)
         return scope
 
-    def breaches(self, action: CompiledAction, arguments: dict[str, Any]) -> list[str]:
+    def breaches(self, action: CompiledAction, arguments: ToolArguments) -> list[str]:
         """Ids of the rules left to the agent that the call would break on the current state; writes nothing.
         Raises ToolError when the call cannot bind its rows."""
         scope = self._scope(action, arguments)
         return [str(check.policy) for check in action.kept_by_agent if not self._evaluate(check.require, scope)]
 
-    def offer(self, action: CompiledAction, arguments: dict[str, Any]) -> tuple[str, str, dict[str, Any]] | None:
+    def offer(self, action: CompiledAction, arguments: ToolArguments) -> tuple[str, str, ToolArguments] | None:
         """The first broken policy (of either keeper) that offers something instead: its id, the offered action
         and its arguments; None when no such policy is broken. Writes nothing; raises ToolError when rows
         cannot bind."""
@@ -204,7 +205,7 @@ class ActionRunner:
                 return str(check.policy), action.name, {**arguments, **given}
         return None
 
-    def run(self, action: CompiledAction, arguments: dict[str, Any]) -> dict[str, Any]:
+    def run(self, action: CompiledAction, arguments: ToolArguments) -> ToolResult:
         scope: Scope = {"args": arguments, "now": self.clock, "today": self.today}
         for binding in action.bindings:
             scope[binding.alias] = self._bind(binding, scope)
@@ -231,7 +232,7 @@ class ActionRunner:
             for effect in action.effects:
                 self._apply(effect, scope, keys, written)
             self._check_invariants(written)
-            result = {}
+            result: ToolResult = {}
             for alias, entity in action.returns:
                 row = self._fetch(entity, keys[alias][1]) if alias in keys else None
                 result[alias] = _with_booleans(entity, row)
@@ -246,7 +247,7 @@ class ActionRunner:
             raise
         return result
 
-    def _check_owners(self, action: CompiledAction, arguments: dict[str, Any]) -> None:
+    def _check_owners(self, action: CompiledAction, arguments: ToolArguments) -> None:
         if self.person is None:
             return
         person = self.env.blueprint.person

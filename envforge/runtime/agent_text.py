@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from envforge.ir.toolspec import ToolArguments
 
 _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 
@@ -18,7 +19,7 @@ _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTA
 @dataclass(frozen=True)
 class CallAction:
     name: str
-    arguments: dict[str, Any]
+    arguments: ToolArguments
 
 
 @dataclass(frozen=True)

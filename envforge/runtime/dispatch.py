@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from jsonschema import ValidationError
 from jsonschema.exceptions import best_match
 
 from envforge.errors import did_you_mean
+from envforge.ir.toolspec import JsonObject, ToolArguments, ToolResult
 from envforge.runtime.actions import ActionRunner, compile_actions
 from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError
 from envforge.runtime.history import log_lookup
 from envforge.runtime.statements import like_pattern
 
-Handler = Callable[[dict[str, Any]], dict[str, Any]]
+Handler = Callable[[ToolArguments], ToolResult]
 LIST_LIMIT_DEFAULT = 20
 
 
-def row_dict(runtime: EntityRuntime, row: sqlite3.Row) -> dict[str, Any]:
+def row_dict(runtime: EntityRuntime, row: sqlite3.Row) -> JsonObject:
     result = dict(row)
     for name in runtime.boolean_fields:
         if result[name] is not None:
@@ -67,7 +67,7 @@ def shown_name(name: str) -> str:
     return name if len(name) <= NAME_SHOWN else f"{name[: NAME_SHOWN - 3]}..."
 
 
-def _unstorable(value: Any, path: str = "") -> str | None:
+def _unstorable(value: object, path: str = "") -> str | None:
     """Values JSON allows but a database cannot hold faithfully: huge integers, NaN, infinities,
     lone surrogates and NUL characters."""
     where = f"argument '{path}'" if path else "arguments"
@@ -94,6 +94,13 @@ def _unstorable(value: Any, path: str = "") -> str | None:
     if isinstance(value, list):
         return next((p for index, item in enumerate(value) if (p := _unstorable(item, f"{path}[{index}]"))), None)
     return None
+
+
+def _persons(result: ToolResult, key: str) -> list[str]:
+    """The person keys a lookup returned: in `key` of each row of its page, or of its one row."""
+    page = result.get("items")
+    rows = page if isinstance(page, list) else [result]
+    return [str(row[key]) for row in rows if isinstance(row, Mapping)]
 
 
 class Dispatcher:
@@ -130,7 +137,7 @@ class Dispatcher:
             else:
                 self.handlers[tool.name] = self.actions.handler(tool.name)
 
-    def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    def call(self, name: str, arguments: ToolArguments) -> ToolResult:
         handler = self.handlers.get(name)
         if handler is None:
             shown = shown_name(name)
@@ -156,14 +163,13 @@ class Dispatcher:
             raise
         key = self.lookups.get(name)
         if key is not None and self.actions.logging:
-            rows = result.get("items", [result])
-            log_lookup(self.connection, name, arguments, [str(row[key]) for row in rows])
+            log_lookup(self.connection, name, arguments, _persons(result, key))
         return result
 
     def _get(self, tool: str, runtime: EntityRuntime) -> Handler:
         statement = runtime.statements.select_by_key
 
-        def get(arguments: dict[str, Any]) -> dict[str, Any]:
+        def get(arguments: ToolArguments) -> ToolResult:
             row = self.connection.execute(statement, arguments).fetchone()
             if row is None:
                 raise ToolError(
@@ -178,7 +184,7 @@ class Dispatcher:
     def _find(self, tool: str, runtime: EntityRuntime, field: str) -> Handler:
         statement = runtime.statements.find(field)
 
-        def find(arguments: dict[str, Any]) -> dict[str, Any]:
+        def find(arguments: ToolArguments) -> ToolResult:
             row = self.connection.execute(statement, arguments).fetchone()
             if row is None:
                 raise ToolError("not_found", f"no {runtime.name} with {field} '{arguments[field]}'", field=field)
@@ -189,10 +195,11 @@ class Dispatcher:
     def _list(self, runtime: EntityRuntime) -> Handler:
         text = runtime.statements.text_fields
 
-        def listing(arguments: dict[str, Any]) -> dict[str, Any]:
+        def listing(arguments: ToolArguments) -> ToolResult:
             filters = tuple(sorted(name for name in arguments if name not in ("limit", "offset")))
             count_sql, page_sql = runtime.statements.listing(filters)
-            params = {name: like_pattern(arguments[name]) if name in text else arguments[name] for name in filters}
+            # A text filter's schema admits only strings.
+            params = {name: like_pattern(str(arguments[name])) if name in text else arguments[name] for name in filters}
             total = self.connection.execute(count_sql, params).fetchone()[0]
             params["limit"] = arguments.get("limit", LIST_LIMIT_DEFAULT)
             params["offset"] = arguments.get("offset", 0)

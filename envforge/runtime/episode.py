@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict
+from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.clarify import clarification
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import OpenedPackage
@@ -74,7 +74,7 @@ def load_package(package: OpenedPackage) -> EnvPackage:
     return EnvPackage(files=package, env=env, tasks=tasks)
 
 
-def render_result(result: dict[str, Any]) -> str:
+def render_result(result: ToolResult) -> str:
     """A tool result as the agent reads it: compact, stable JSON."""
     return canonical_json(result)
 
@@ -97,7 +97,7 @@ class Episode:
     def done(self) -> bool:
         return self.verdict is not None
 
-    def call(self, name: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    def call(self, name: str, arguments: ToolArguments) -> tuple[bool, ToolResult]:
         """Call a tool in this episode's state; a refused call returns its error and changes nothing."""
         if self.verdict is not None:
             raise RuntimeError(f"episode of task {self.task.id} has ended; reset before calling tools")

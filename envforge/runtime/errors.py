@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict, cast
 
-from envforge.errors import clip_message
+from envforge.errors import EnvforgeError, clip_message
+from envforge.ir.toolspec import JsonObject, ToolResult
 
 ErrorCode = Literal[
     "unknown_tool",
@@ -21,7 +22,7 @@ ErrorCode = Literal[
 ]
 
 
-class ToolError(Exception):
+class ToolError(EnvforgeError):
     """A refused tool call. The state is exactly as it was before the call."""
 
     def __init__(
@@ -41,13 +42,30 @@ class ToolError(Exception):
         self.field = field
         self.policy = policy
 
-    def to_dict(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"code": self.code, "message": self.message, "tool": self.tool}
+    def to_dict(self) -> ToolResult:
+        """The refused call's result, `{"error": {...}}` (read it back with `refusal_of`)."""
+        error: JsonObject = {"code": self.code, "message": self.message, "tool": self.tool}
         if self.field is not None:
             error["field"] = self.field
         if self.policy is not None:
             error["policy"] = self.policy
         return {"error": error}
+
+
+class Refusal(TypedDict):
+    """The `error` object of a refused call's result."""
+
+    code: str
+    """An `ErrorCode`, or `malformed_call` where a front end could not read the call at all."""
+    message: str
+    tool: NotRequired[str]
+    field: NotRequired[str]
+    policy: NotRequired[str]
+
+
+def refusal_of(result: ToolResult) -> Refusal:
+    """The error of a refused call's result (`Session.call_tool` answered not ok)."""
+    return cast(Refusal, result["error"])
 
 
 def constraint_error(exc: sqlite3.IntegrityError, tool: str) -> ToolError:

@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envforge.errors import PackageError
+from envforge.ir.toolspec import ToolArguments
 from envforge.runtime.agent_text import AnswerAction, CallAction, parse_action
 from envforge.runtime.episode import EnvPackage, Episode, load_package, render_result
 from envforge.runtime.opened_package import open_package
@@ -153,6 +154,6 @@ def register_package(package: Path, env_id: str) -> None:
     gymnasium.register(id=env_id, entry_point=f"{__name__}:ToolUseEnv", kwargs={"package": str(package)})
 
 
-def action_for_call(name: str, arguments: dict[str, Any]) -> str:
+def action_for_call(name: str, arguments: ToolArguments) -> str:
     """The action text for a tool call (what a scripted agent or an oracle replay sends)."""
     return json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from envforge.hashing import canonical_json
 from envforge.ir.tasks import CallRecord, RowWrite, RunHistory
+from envforge.ir.toolspec import ToolArguments
 
 HISTORY = "_envforge_writes"
 """The row log; its name starts like every table envforge keeps beside an environment's entities."""
@@ -105,7 +106,7 @@ def drop_history(connection: sqlite3.Connection) -> None:
     connection.execute(f"DROP TABLE IF EXISTS {CALLS}")
 
 
-def open_call(connection: sqlite3.Connection, tool: str, arguments: dict[str, object]) -> None:
+def open_call(connection: sqlite3.Connection, tool: str, arguments: ToolArguments) -> None:
     """Log a WRITE call inside its transaction: the rows it writes name it, and a rollback forgets it."""
     connection.execute(
         f"INSERT INTO {CALLS} (tool, kind, arguments, open) VALUES (?, 'write', ?, 1)",
@@ -118,7 +119,7 @@ def close_call(connection: sqlite3.Connection) -> None:
     connection.execute(f"UPDATE {CALLS} SET open = 0 WHERE open = 1")
 
 
-def log_lookup(connection: sqlite3.Connection, tool: str, arguments: dict[str, object], persons: list[str]) -> None:
+def log_lookup(connection: sqlite3.Connection, tool: str, arguments: ToolArguments, persons: list[str]) -> None:
     """Log a lookup of the person entity and the person keys it returned (what identifies the user)."""
     connection.execute(
         f"INSERT INTO {CALLS} (tool, kind, arguments, persons) VALUES (?, 'read', ?, ?)",

@@ -14,10 +14,12 @@ from typing import Any
 import mcp.types as mcp_types
 from mcp.server.lowlevel import Server
 
+from envforge.ir.toolspec import ToolArguments, ToolResult
+
 MCP_MAJOR = int(version("mcp").split(".")[0])
 
 ListTools = Callable[[], Awaitable[list[dict[str, Any]]]]
-CallTool = Callable[[str, dict[str, Any], "RequestInfo"], Awaitable[tuple[bool, dict[str, Any]]]]
+CallTool = Callable[[str, ToolArguments, "RequestInfo"], Awaitable[tuple[bool, ToolResult]]]
 """Returns (ok, result or `{"error": ...}`)."""
 
 
@@ -59,7 +61,7 @@ def _tool(spec: dict[str, Any]) -> mcp_types.Tool:
     return mcp_types.Tool.model_validate(spec)
 
 
-def _result(outcome: tuple[bool, dict[str, Any]]) -> mcp_types.CallToolResult:
+def _result(outcome: tuple[bool, ToolResult]) -> mcp_types.CallToolResult:
     ok, payload = outcome
     return mcp_types.CallToolResult.model_validate(
         {

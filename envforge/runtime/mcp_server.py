@@ -28,12 +28,13 @@ from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
-from envforge import __version__
+from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.dispatch import shown_name
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
 from envforge.runtime.mcp_compat import RequestInfo, make_server
 from envforge.runtime.session import Session
+from envforge.version import __version__
 
 logger = logging.getLogger(__name__)
 
@@ -216,7 +217,7 @@ class EnvServer:
     async def _list_tools(self) -> list[dict[str, Any]]:
         return self._tool_specs
 
-    async def _call_tool(self, name: str, arguments: dict[str, Any], info: RequestInfo) -> tuple[bool, dict[str, Any]]:
+    async def _call_tool(self, name: str, arguments: ToolArguments, info: RequestInfo) -> tuple[bool, ToolResult]:
         try:
             session = self.live_session(self.episode_of(info))
         except ToolError as error:

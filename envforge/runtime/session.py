@@ -9,6 +9,7 @@ from typing import Any
 
 from envforge.hashing import canonical_json, hash_bytes
 from envforge.ir.tasks import RunHistory
+from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.dispatch import Dispatcher, shown_name
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
@@ -91,11 +92,11 @@ class Session:
     def close(self) -> None:
         self.connection.close()
 
-    def call(self, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    def call(self, tool: str, arguments: ToolArguments | None = None) -> ToolResult:
         """Call a tool; returns its result or raises ToolError (state unchanged on error)."""
         return self.dispatcher.call(tool, arguments if arguments is not None else {})
 
-    def call_tool(self, tool: str, arguments: dict[str, Any] | None = None) -> tuple[bool, dict[str, Any]]:
+    def call_tool(self, tool: str, arguments: ToolArguments | None = None) -> tuple[bool, ToolResult]:
         """Call a tool; returns (ok, result or `{"error": {...}}`). Never raises for a bad call."""
         try:
             return True, self.call(tool, arguments)
@@ -108,7 +109,7 @@ class Session:
                 "internal_error", "the tool failed unexpectedly; the state is unchanged", tool=tool
             ).to_dict()
 
-    def breaches(self, tool: str, arguments: dict[str, Any]) -> list[str]:
+    def breaches(self, tool: str, arguments: ToolArguments) -> list[str]:
         """Ids of the policies left to the agent (`kept_by: agent`) that calling `tool` with `arguments` would
         break now. The runtime lets such a call through; task synthesis and checks ask here. Empty for reads
         and for calls that cannot bind their rows."""
@@ -121,7 +122,7 @@ class Session:
         except ToolError:
             return []
 
-    def offer(self, tool: str, arguments: dict[str, Any]) -> tuple[str, str, dict[str, Any]] | None:
+    def offer(self, tool: str, arguments: ToolArguments) -> tuple[str, str, ToolArguments] | None:
         """When calling `tool` would break a policy that offers something instead (`instead:` in the blueprint):
         the policy's id, the offered tool and its arguments. None otherwise, and for calls that cannot bind."""
         runner = self.dispatcher.actions

@@ -6,8 +6,10 @@ import keyword
 from dataclasses import dataclass, field
 from typing import Any
 
+from envforge.errors import EnvforgeError
 
-class DraftError(Exception):
+
+class DraftError(EnvforgeError):
     """A step's answer that cannot become a valid blueprint; `step` is the step to ask again."""
 
     def __init__(self, step: str, message: str) -> None:

@@ -88,13 +88,6 @@ class _Step:
     """Why the last answer was refused before assembly (not JSON, or not of the schema)."""
 
 
-class _StepError(Exception):
-    def __init__(self, step: str, message: str) -> None:
-        super().__init__(message)
-        self.step = step
-        self.message = message
-
-
 class BlueprintWriter:
     """Asks the model step by step, assembles, validates, repairs."""
 
@@ -179,7 +172,7 @@ class BlueprintWriter:
             await asyncio.gather(*(self._ask(step) for step in todo if step.answer is None and step.failure is None))
             for step in todo:
                 if step.failure is not None:
-                    raise _StepError(step.name, step.failure)
+                    raise DraftError(step.name, step.failure)
                 answers[step.name] = step.answer
 
     # --- validating and repairing ----------------------------------------------------------------
@@ -198,8 +191,6 @@ class BlueprintWriter:
                 answers = await self._answers()
                 blueprint, text, notes = self._validate(answers, label)
                 return WrittenBlueprint(blueprint, text, self.asked, repairs, notes)
-            except _StepError as exc:
-                step, error, shown = exc.step, exc.message, f"{exc.step}: {exc.message}"
             except DraftError as exc:
                 step, error, shown = exc.step, exc.message, f"{exc.step}: {exc.message}"
             except BlueprintError as exc:

@@ -10,6 +10,7 @@ of the app's main screens.
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -31,9 +32,11 @@ from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.replay import ReplayError, run_steps, watch
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
-from envforge.runtime.episode import EnvPackage
-from envforge.runtime.opened_package import OpenedPackage
+from envforge.runtime.apps.uitasks import load_ui_tasks
+from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import OpenedPackage, open_package
 from envforge.stages.uitasks.artifact import UITasksArtifact
+from envforge.validators.loaded_package import require_package
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -278,3 +281,29 @@ def record_replay(
     files.update({name: picture.read_bytes() for name, picture in zip(names, pictures, strict=True)})
     update = {"ui": ui_summary(kept, dropped), "ui_replay": summarize(outcomes, chromium, names)}
     return update_package(package.path, update, files)
+
+
+def planned(package: Path, apps: tuple[AppKind, ...], sample: int | None) -> int:
+    """How many replays `verify_ui` will do; a one-line error first when `package` is not a package."""
+    require_package(package)
+    tasks = load_ui_tasks(open_package(package))
+    return sum(len(spread([task for task in tasks if task.app == app], sample)) for app in apps)
+
+
+def verify_ui(
+    package_path: Path,
+    apps: tuple[AppKind, ...],
+    *,
+    sample: int | None,
+    screenshots: bool,
+    progress: Callable[[ReplayOutcome], None] | None = None,
+) -> UIReplaySummary:
+    """Replay the package's golden UI paths and record what held in it (`envforge verify-ui`)."""
+    package = load_package(open_package(package_path))
+    tasks = load_ui_tasks(package.files)
+    with tempfile.TemporaryDirectory(prefix="envforge-shots-") as folder:
+        shots = Path(folder) if screenshots else None
+        outcomes, chromium = replay_ui_tasks(package, tasks, apps, sample=sample, screenshots=shots, progress=progress)
+        report = record_replay(package.files, tasks, outcomes, chromium, shots)
+    assert report.ui_replay is not None
+    return report.ui_replay

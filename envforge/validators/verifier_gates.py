@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from envforge.errors import EnvforgeError
 from envforge.ir.tasks import RunHistory, TaskSpec, Transcript, Verdict
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn, load_package_verifier
@@ -14,7 +15,7 @@ from envforge.validators.loaded_package import LoadedPackage
 from envforge.validators.results import ConformanceError
 
 
-class VerifierContractError(Exception):
+class VerifierContractError(EnvforgeError):
     """A verifier that is not a `verify(history, transcript) -> Verdict` function."""
 
 

@@ -11,12 +11,13 @@ from envforge.bench.baselines import bench_write
 from envforge.bench.calls import Probe, capture_statements, try_tool
 from envforge.bench.runtime import bench_state, run_bench
 from envforge.bench.tasks import bench_verify
+from envforge.ir.toolspec import ToolArguments
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.stages.generate import run_pipeline
-from tests.conftest import BLUEPRINTS
+from tests.conftest import BLUEPRINTS, slow_domains
 
 VET_CLINIC = Path(__file__).with_name("vet_clinic.yaml")
 DOMAINS = [path.stem for path in BLUEPRINTS]
@@ -56,7 +57,7 @@ def _write_probes(env: Environment) -> list[Probe]:
     return [probe for probe in probes if probe is not None]
 
 
-def _refused_after(env: Environment, tool: str, arguments: dict[str, object], calls: int) -> bool:
+def _refused_after(env: Environment, tool: str, arguments: ToolArguments, calls: int) -> bool:
     session = Session(env)
     try:
         outcomes = [session.call_tool(tool, arguments)[0] for _ in range(calls)]
@@ -112,7 +113,7 @@ def test_every_write_of_a_shipped_domain_benches_from_the_initial_state(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", slow_domains("bench"))
 def test_bench_passes_on_every_shipped_domain(packages: dict[str, Path], domain: str) -> None:
     report = run_bench(open_package(packages[domain]), sessions=5, repeat=REPEAT, sizes=(300,), scale_tasks=2)
     assert {"reset", "read", "write", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"} <= {

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from envforge.cli.batch import BatchOutcome
-from envforge.cli.blueprints import SuiteEntry, resolve_suite
-from envforge.cli.suite import SuiteReport
+from envforge.suite.blueprints import SuiteEntry, resolve_suite
+from envforge.suite.report import BatchOutcome, SuiteReport
 from tests.cli.test_bad_input import run_main
 from tests.conftest import REPO
 

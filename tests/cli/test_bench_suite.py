@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from envforge.cli.app import main
-from envforge.cli.batch import BatchOutcome
-from envforge.cli.suite import SuiteReport
-from envforge.cli.suite_bench import ExecutorRuns, SuiteBenchReport, find_mismatches
+from envforge.suite.report import BatchOutcome, SuiteReport
+from envforge.suite.throughput import ExecutorRuns, SuiteBenchReport, find_mismatches
 from tests.cli.test_bad_input import PREFIX, run_main
 from tests.conftest import envforge_cli
 
@@ -56,7 +55,7 @@ def test_a_mismatch_is_printed_in_full_and_fails_the_command(
     bench = SuiteBenchReport(
         ["blueprints/library.yaml"], 0, 60, 4, 1, [ExecutorRuns("local", 2, 0.0, [report])], [mismatch]
     )
-    monkeypatch.setattr("envforge.cli.suite_bench.run_suite_bench", lambda *args, **kwargs: bench)
+    monkeypatch.setattr("envforge.suite.throughput.run_suite_bench", lambda *args, **kwargs: bench)
     with pytest.raises(SystemExit) as info:
         main(["bench-suite", "library", "--executors", "local", "--json"])
     captured = capsys.readouterr()

@@ -6,6 +6,8 @@ from typing import get_args
 
 from envforge.cli.commands.generate import JsonMode
 from envforge.cli.options import AppKind
+from envforge.cli.rollout_options import OPTIONS
+from envforge.executors import ExecutorKind
 from envforge.ir import uitasks
 from envforge.runtime.apps.server import APPS
 from envforge.synthesis import calls
@@ -17,3 +19,7 @@ def test_the_app_choices_are_the_apps_of_a_package() -> None:
 
 def test_the_json_mode_choices_are_the_modes_synthesis_knows() -> None:
     assert get_args(JsonMode) == get_args(calls.JsonMode) == calls.JSON_MODES
+
+
+def test_the_executor_choices_are_the_executors_there_are() -> None:
+    assert get_args(get_args(OPTIONS["executor"])[0]) == get_args(ExecutorKind)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from envforge.cli.scaffold import render_blueprint
 from envforge.ir.loading import load_blueprint
+from envforge.suite.scaffold import render_blueprint
 from tests.blueprint_edits import edit, line_of
 from tests.cli.test_bad_input import error_line
 from tests.conftest import REPO, envforge_cli

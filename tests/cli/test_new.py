@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from envforge.cli.scaffold import render_blueprint
 from envforge.ir.loading import load_blueprint, load_blueprint_text
+from envforge.suite.scaffold import render_blueprint
 from tests.cli.test_bad_input import run_main
 from tests.conftest import envforge_cli
 

@@ -13,7 +13,8 @@ import pyarrow.parquet as pq
 
 from envforge.export.split import split_tasks
 from envforge.llm import LLMClient
-from envforge.rollout import RolloutPlan, Trajectory, run_rollouts, save_trajectories
+from envforge.rollout.runner import RolloutPlan, run_rollouts
+from envforge.rollout.trajectory import Trajectory, save_trajectories
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 from envforge.users import ScriptedUser

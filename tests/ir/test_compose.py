@@ -10,8 +10,6 @@ import pytest
 import yaml
 
 from envforge.cli.app import main
-from envforge.cli.fuse import composition_data
-from envforge.cli.scaffold import render_blueprint
 from envforge.errors import BlueprintError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.checks import check_blueprint
@@ -19,6 +17,8 @@ from envforge.ir.compose import plain_names, rename_names, task_domains, tool_do
 from envforge.ir.invariants import DerivedValue, StateRule
 from envforge.ir.loading import load_blueprint
 from envforge.ir.tasks import ToolCall
+from envforge.suite.fusion import composition_data
+from envforge.suite.scaffold import render_blueprint
 from tests.blueprint_edits import edit, line_of
 from tests.cli.test_bad_input import run_main
 from tests.conftest import REPO

@@ -16,13 +16,13 @@ import pytest
 
 from envforge.ir.tasks import TaskSpec
 from envforge.llm import LLMClient, ResponseCache
-from envforge.rollout import EpisodeRunner, RolloutConfig
+from envforge.rollout.episode import EpisodeRunner, RolloutConfig
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 from envforge.users.base import Turn
 from envforge.users.fields import mentions_value
 from envforge.users.scripted import ScriptedUser
-from tests.conftest import BLUEPRINTS
+from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
 from tests.rollout.endpoint import Agent, say, serve, tool_call, tool_results
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
@@ -105,9 +105,9 @@ def test_an_agent_that_never_asks_cannot_learn_what_is_held_back(packages: dict[
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", slow_domains("careful_agent"))
 def test_the_same_holds_for_every_task_of_a_default_package(
-    default_packages: dict[str, Path], domain: str, tmp_path: Path
+    default_packages: DefaultPackages, domain: str, tmp_path: Path
 ) -> None:
     """The full default package (150 tasks): every task passes through `envforge rollout`'s engine offline."""
     package = load_package(open_package(default_packages[domain]))

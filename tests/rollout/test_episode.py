@@ -9,8 +9,9 @@ from typing import Any
 
 from envforge.ir.tasks import TaskSpec
 from envforge.llm import LLMClient, ResponseCache
-from envforge.rollout import EpisodeRunner, RolloutConfig, RolloutPlan, Trajectory, run_rollouts
-from envforge.rollout.episode import request_seed
+from envforge.rollout.episode import EpisodeRunner, RolloutConfig, request_seed
+from envforge.rollout.runner import RolloutPlan, run_rollouts
+from envforge.rollout.trajectory import Trajectory
 from envforge.runtime.episode import EnvPackage
 from envforge.users.scripted import ScriptedUser
 from tests.rollout.endpoint import Agent, free_port, say, serve, tool_call, tool_results

@@ -14,7 +14,7 @@ import pytest
 
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.verification import ValidationReport
-from envforge.rollout import load_trajectories
+from envforge.rollout.trajectory import load_trajectories
 from envforge.users import check_reply
 from envforge.users.base import Turn
 from envforge.validators.loaded_package import open_for_check

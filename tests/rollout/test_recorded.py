@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from envforge.ir.verification import ValidationReport
-from envforge.rollout import load_trajectories
+from envforge.rollout.trajectory import load_trajectories
 from tests.conftest import envforge_cli
 from tests.rollout.endpoint import free_port
 from tests.rollout.record import ARGS, RECORDED

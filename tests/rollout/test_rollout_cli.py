@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from envforge.ir.verification import ValidationReport
-from envforge.rollout import load_trajectories
+from envforge.rollout.trajectory import load_trajectories
 from envforge.runtime.episode import EnvPackage
 from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import check_package_integrity

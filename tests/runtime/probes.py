@@ -8,8 +8,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from envforge.ir.toolspec import ToolSpec
+from envforge.ir.toolspec import JsonValue, ToolResult, ToolSpec
 from envforge.runtime.environment import Environment
+from envforge.runtime.errors import refusal_of
 from envforge.runtime.session import Session
 
 Call = tuple[str, dict[str, Any]]
@@ -72,7 +73,7 @@ def find_probes(env: Environment, seed: int = 0) -> Probes:
             session.reset()
             if ok and write is None:
                 write = (tool.name, arguments)
-            elif not ok and result["error"]["code"] == "policy_violation" and violation is None:
+            elif not ok and refusal_of(result)["code"] == "policy_violation" and violation is None:
                 violation = (tool.name, arguments)
             if (write and violation) or (ok and violation):
                 break
@@ -81,8 +82,21 @@ def find_probes(env: Environment, seed: int = 0) -> Probes:
     return Probes(read=(read.name, {"limit": 2}), write=write, policy_violation=violation)
 
 
+def fields(value: JsonValue) -> dict[str, Any]:
+    """A JSON object of a tool's result (the result, a row it returns), its fields read as a test reads them."""
+    assert isinstance(value, dict), value
+    return value
+
+
+def rows(result: ToolResult) -> list[dict[str, Any]]:
+    """The rows of a list tool's page."""
+    items = result["items"]
+    assert isinstance(items, list), result
+    return [fields(item) for item in items]
+
+
 def first(session: Session, tool: str, **filters: Any) -> dict[str, Any]:
     """The first row a list tool returns for `filters`; the seeded state must have one."""
-    items: list[dict[str, Any]] = session.call(tool, {**filters, "limit": 1})["items"]
+    items = rows(session.call(tool, {**filters, "limit": 1}))
     assert items, f"the seeded state has no row for {tool} {filters}"
     return items[0]

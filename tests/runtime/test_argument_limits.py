@@ -11,6 +11,7 @@ import pytest
 
 from envforge.runtime.dispatch import TEXT_MAX
 from envforge.runtime.environment import Environment
+from envforge.runtime.errors import refusal_of
 from envforge.runtime.mcp_server import EnvServer
 from envforge.runtime.session import Session
 
@@ -46,8 +47,8 @@ def test_arguments_sqlite_cannot_take_are_invalid_arguments_not_internal_errors(
     with caplog.at_level(logging.ERROR):
         ok, result = session.call_tool("list_customers" if "email" in arguments else "list_orders", arguments)
     assert not ok
-    assert result["error"]["code"] == "invalid_arguments"
-    assert message in result["error"]["message"]
+    assert refusal_of(result)["code"] == "invalid_arguments"
+    assert message in refusal_of(result)["message"]
     assert not caplog.records
     assert session.state_hash() == before
 
@@ -77,5 +78,5 @@ def test_a_failing_call_logs_its_arguments_cut_short(
     monkeypatch.setattr(session.dispatcher, "call", broken)
     with caplog.at_level(logging.ERROR):
         ok, result = session.call_tool("list_orders", {"status": "p" * MEGABYTE})
-    assert not ok and result["error"]["code"] == "internal_error"
+    assert not ok and refusal_of(result)["code"] == "internal_error"
     assert caplog.records and all(len(record.getMessage()) < 1000 for record in caplog.records)

@@ -16,7 +16,7 @@ from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_tasks
 from tests.conftest import BLUEPRINTS
-from tests.runtime.probes import first
+from tests.runtime.probes import fields, first
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
 
@@ -32,9 +32,9 @@ def test_a_cancel_logs_each_row_it_wrote_in_order_with_the_columns_before_and_af
     assert updated[("order", order["order_id"])]["status"] == ("pending", "cancelled")
     assert updated[("payment", payment["payment_id"])]["status"] == (payment["status"], "refunded")
     [insert] = [write for write in history if write.op == "insert"]
-    assert (insert.entity, insert.key, insert.before) == ("refund", result["refund"]["refund_id"], None)
+    assert (insert.entity, insert.key, insert.before) == ("refund", fields(result["refund"])["refund_id"], None)
     assert insert.after is not None
-    assert insert.after["amount"] == pytest.approx(result["refund"]["amount"])
+    assert insert.after["amount"] == pytest.approx(fields(result["refund"])["amount"])
 
 
 def test_a_refused_call_writes_nothing_and_the_right_call_after_it_only_its_own_rows(retail_env: Environment) -> None:

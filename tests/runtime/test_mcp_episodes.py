@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from envforge.runtime.environment import Environment
 from envforge.runtime.harness_routes import harness_routes
 from envforge.runtime.mcp_server import EPISODE_ID_MAX, EPISODE_META_KEY, EnvServer
+from tests.runtime.probes import first
 from tests.runtime.test_mcp_server import TOKEN, http_server
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -26,9 +27,7 @@ def meta(episode: str) -> RequestParamsMeta:
 
 
 def pending_order(env: Environment) -> str:
-    order: str = (
-        EnvServer(env).session("probe").call("list_orders", {"status": "pending", "limit": 1})["items"][0]["order_id"]
-    )
+    order: str = first(EnvServer(env).session("probe"), "list_orders", status="pending")["order_id"]
     return order
 
 

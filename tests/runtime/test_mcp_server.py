@@ -18,10 +18,11 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.types import RequestParamsMeta
 
 from envforge.runtime.environment import load_environment
+from envforge.runtime.errors import refusal_of
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.opened_package import open_package
 from tests.conftest import BLUEPRINTS, REPO
-from tests.runtime.probes import Probes, find_probes
+from tests.runtime.probes import Probes, find_probes, first
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
 MIN_TOOLS = 25
@@ -114,7 +115,7 @@ def test_a_real_client_lists_tools_calls_read_and_write_and_sees_policy_errors(
 
 def test_two_episodes_on_one_http_server_never_see_each_others_writes(retail_package: Path) -> None:
     env = load_environment(open_package(retail_package))
-    order = EnvServer(env).session().call("list_orders", {"status": "pending", "limit": 1})["items"][0]["order_id"]
+    order = first(EnvServer(env).session(), "list_orders", status="pending")["order_id"]
 
     async def run(url: str) -> tuple[str, str, str]:
         async with mcp.Client(url) as first, mcp.Client(url) as second:
@@ -142,7 +143,7 @@ def test_two_episodes_on_one_http_server_never_see_each_others_writes(retail_pac
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_two_clients_of_one_server_are_isolated_by_episode_or_by_connection(retail_package: Path, mode: str) -> None:
     server = EnvServer(load_environment(open_package(retail_package)))
-    order = server.session("probe").call("list_orders", {"status": "pending", "limit": 1})["items"][0]["order_id"]
+    order = first(server.session("probe"), "list_orders", status="pending")["order_id"]
 
     async def run() -> tuple[str, str]:
         # Handshake-era (legacy) clients are told apart by their connection; modern ones by episode id.
@@ -161,10 +162,10 @@ def test_the_harness_resets_an_episode_and_the_agent_cannot(retail_package: Path
     server = EnvServer(load_environment(open_package(retail_package)))
     session = server.session("e1")
     initial = session.state_hash()
-    order = session.call("list_orders", {"status": "pending", "limit": 1})["items"][0]["order_id"]
+    order = first(session, "list_orders", status="pending")["order_id"]
     session.call("cancel_order", {"order_id": order, "reason": "other"})
     assert server.session("e1").state_hash() != initial
     server.reset("e1")
     assert server.session("e1").state_hash() == initial
     ok, result = session.call_tool("reset", {})
-    assert not ok and result["error"]["code"] == "unknown_tool"
+    assert not ok and refusal_of(result)["code"] == "unknown_tool"

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from envforge.cli.run_task import run_task
 from envforge.ir.blueprint import ActionSpec, Blueprint, ParamSpec
 from envforge.ir.loading import load_blueprint
 from envforge.ir.ownership import owner_paths
@@ -20,11 +19,14 @@ from envforge.ir.tasks import Transcript
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.episode import EnvPackage, Episode, load_package
+from envforge.runtime.errors import refusal_of
 from envforge.runtime.gym_env import ToolUseEnv
 from envforge.runtime.mcp_server import EnvServer
 from envforge.runtime.opened_package import open_package
+from envforge.runtime.oracle import run_task
 from envforge.runtime.session import Session
 from tests.conftest import BLUEPRINTS
+from tests.runtime.probes import fields
 
 Owners = dict[str, dict[str, str | None]]
 """entity -> row key -> the person key the row belongs to."""
@@ -176,7 +178,7 @@ def test_a_write_naming_another_persons_row_is_refused_and_changes_nothing(
     assert session.history() == history
 
     ok, result = session.call_tool(action_name, _arguments(env, action, acting, None))
-    assert ok or result["error"].get("policy") != "ownership", result
+    assert ok or refusal_of(result).get("policy") != "ownership", result
 
 
 @pytest.mark.parametrize(("domain", "action_name", "argument"), CASES, ids=["-".join(case) for case in CASES])
@@ -189,7 +191,7 @@ def test_a_session_acting_for_no_one_checks_no_owner(
     session = Session(env)
     assert session.person is None
     ok, result = session.call_tool(action_name, _arguments(env, action, acting, (argument, row)))
-    assert ok or result["error"].get("policy") != "ownership", result
+    assert ok or refusal_of(result).get("policy") != "ownership", result
 
 
 def test_the_person_survives_a_reset_and_act_for_changes_it(envs: dict[str, Environment]) -> None:
@@ -203,17 +205,17 @@ def test_the_person_survives_a_reset_and_act_for_changes_it(envs: dict[str, Envi
     session.reset()
     assert session.person == stranger
     ok, result = session.call_tool("cancel_order", {"order_id": order, "reason": "other"})
-    assert not ok and result["error"]["policy"] == "ownership"
+    assert not ok and refusal_of(result)["policy"] == "ownership"
     session.act_for(owner)
     ok, result = session.call_tool("cancel_order", {"order_id": order, "reason": "other"})
-    assert ok or result["error"].get("policy") != "ownership", result
+    assert ok or refusal_of(result).get("policy") != "ownership", result
 
 
 def test_a_missing_row_is_still_not_found(envs: dict[str, Environment]) -> None:
     env = envs["retail"]
     session = Session(env, person=sorted(_owners(env)["customer"])[0])
     ok, result = session.call_tool("cancel_order", {"order_id": "ORD-999999", "reason": "other"})
-    assert not ok and result["error"]["code"] == "not_found"
+    assert not ok and refusal_of(result)["code"] == "not_found"
 
 
 def test_a_banking_customer_may_transfer_to_another_customers_account(envs: dict[str, Environment]) -> None:
@@ -230,7 +232,7 @@ def test_a_banking_customer_may_transfer_to_another_customers_account(envs: dict
         "transfer_funds",
         {"from_account_id": source["account_id"], "to_account_id": destination["account_id"], "amount": 1.0},
     )
-    assert result["transfer"]["to_account_id"] == destination["account_id"]
+    assert fields(result["transfer"])["to_account_id"] == destination["account_id"]
     assert [w.key for w in session.history().writes if w.entity == "account"].count(destination["account_id"])
 
 

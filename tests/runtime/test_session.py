@@ -11,9 +11,9 @@ from jsonschema import Draft202012Validator
 
 from envforge.ir.tasks import RunHistory
 from envforge.runtime.environment import Environment
-from envforge.runtime.errors import ToolError
+from envforge.runtime.errors import ToolError, refusal_of
 from envforge.runtime.session import Session
-from tests.runtime.probes import first
+from tests.runtime.probes import fields, first, rows
 
 
 def test_reset_restores_the_template_state_exactly(retail_env: Environment) -> None:
@@ -42,12 +42,12 @@ def test_cancelling_an_order_refunds_its_payment_in_one_transaction(retail_env: 
     session = Session(retail_env)
     order = first(session, "list_orders", status="pending")
     payment = first(session, "list_payments", order_id=order["order_id"])
-    refunds_before = session.call("list_refunds", {"payment_id": payment["payment_id"]})["total"]
+    refunds_before = fields(session.call("list_refunds", {"payment_id": payment["payment_id"]}))["total"]
     result = session.call("cancel_order", {"order_id": order["order_id"], "reason": "found_cheaper"})
-    assert result["order"]["status"] == "cancelled"
-    assert result["refund"]["amount"] == pytest.approx(payment["amount"] - payment["refunded_total"])
-    assert result["refund"]["payment_id"] == payment["payment_id"]
-    assert result["refund"]["created_on"] == retail_env.blueprint.clock.date().isoformat()
+    assert fields(result["order"])["status"] == "cancelled"
+    assert fields(result["refund"])["amount"] == pytest.approx(payment["amount"] - payment["refunded_total"])
+    assert fields(result["refund"])["payment_id"] == payment["payment_id"]
+    assert fields(result["refund"])["created_on"] == retail_env.blueprint.clock.date().isoformat()
     after = session.call("get_payment", {"payment_id": payment["payment_id"]})
     assert after["status"] == "refunded"
     assert after["refunded_total"] == pytest.approx(payment["amount"])
@@ -58,7 +58,7 @@ def test_inserted_keys_follow_the_largest_key_so_replays_are_identical(retail_en
     def replay() -> tuple[str, str]:
         session = Session(retail_env)
         order = first(session, "list_orders", status="pending")
-        refund = session.call("cancel_order", {"order_id": order["order_id"], "reason": "other"})["refund"]
+        refund = fields(session.call("cancel_order", {"order_id": order["order_id"], "reason": "other"})["refund"])
         return refund["refund_id"], session.state_hash()
 
     assert replay() == replay()
@@ -66,19 +66,19 @@ def test_inserted_keys_follow_the_largest_key_so_replays_are_identical(retail_en
 
 def test_changing_a_quantity_moves_the_order_total_and_the_stock(retail_env: Environment) -> None:
     session = Session(retail_env)
-    for order in session.call("list_orders", {"status": "pending", "limit": 100})["items"]:
-        items = session.call("list_order_items", {"order_id": order["order_id"]})["items"]
+    for order in rows(session.call("list_orders", {"status": "pending", "limit": 100})):
+        items = rows(session.call("list_order_items", {"order_id": order["order_id"]}))
         item = next((item for item in items if item["status"] == "ordered" and item["quantity"] < 10), None)
         if item is not None:
             break
     else:
         pytest.fail("no pending order with an open line in the seeded state")
-    product = session.call("get_product", {"product_id": item["product_id"]})
+    product = fields(session.call("get_product", {"product_id": item["product_id"]}))
     new = item["quantity"] + 1
     result = session.call("change_item_quantity", {"item_id": item["item_id"], "quantity": new})
-    assert result["item"]["quantity"] == new
-    assert result["order"]["total"] == pytest.approx(order["total"] + item["unit_price"], abs=0.01)
-    assert session.call("get_product", {"product_id": product["product_id"]})["stock"] == product["stock"] - 1
+    assert fields(result["item"])["quantity"] == new
+    assert fields(result["order"])["total"] == pytest.approx(order["total"] + item["unit_price"], abs=0.01)
+    assert fields(session.call("get_product", {"product_id": product["product_id"]}))["stock"] == product["stock"] - 1
 
 
 def _bad_calls(session: Session) -> list[tuple[str, dict[str, Any], str]]:
@@ -115,17 +115,17 @@ def test_every_bad_call_is_a_structured_error_that_leaves_the_state_byte_identic
         before = session.snapshot()
         ok, result = session.call_tool(tool, arguments)
         assert not ok, (tool, arguments, result)
-        assert result["error"]["code"] == code, (tool, arguments, result)
-        assert result["error"]["message"]
+        assert refusal_of(result)["code"] == code, (tool, arguments, result)
+        assert refusal_of(result)["message"]
         assert session.snapshot() == before, (tool, arguments)
 
 
 def _pending_item(session: Session) -> dict[str, Any]:
-    pending = session.call("list_orders", {"status": "pending", "limit": 100})["items"]
+    pending = rows(session.call("list_orders", {"status": "pending", "limit": 100}))
     return next(
         item
         for order in pending
-        for item in session.call("list_order_items", {"order_id": order["order_id"], "limit": 100})["items"]
+        for item in rows(session.call("list_order_items", {"order_id": order["order_id"], "limit": 100}))
         if item["status"] == "ordered"
     )
 
@@ -157,7 +157,7 @@ def test_a_policy_left_to_the_agent_lets_the_call_through_and_only_breaches_name
     )
     assert session.breaches("grant_store_credit", {"customer_id": gold["customer_id"], "amount": 20}) == []
     result = session.call("grant_store_credit", asked)
-    assert result["customer"]["store_credit"] == pytest.approx(standard["store_credit"] + 75)
+    assert fields(result["customer"])["store_credit"] == pytest.approx(standard["store_credit"] + 75)
     assert session.breaches("get_customer", {"customer_id": gold["customer_id"]}) == []
 
 
@@ -166,7 +166,7 @@ def test_sql_metacharacters_are_data_not_sql(retail_env: Environment) -> None:
     gold = first(session, "list_customers", loyalty_tier="gold")
     hostile = "o'brien\"; DROP TABLE customer;--@example.com"
     result = session.call("update_email", {"customer_id": gold["customer_id"], "email": hostile})
-    assert result["customer"]["email"] == hostile.lower()
+    assert fields(result["customer"])["email"] == hostile.lower()
     assert session.call("find_customer_by_email", {"email": hostile})["customer_id"] == gold["customer_id"]
     assert session.call("list_customers", {"email": "%"})["total"] == 0
     assert session.call("list_customers", {"email": "_"})["total"] == 0
@@ -177,26 +177,26 @@ def test_list_filters_match_text_by_substring_and_other_fields_exactly(retail_en
     session = Session(retail_env)
     customer = first(session, "list_customers")
     part = customer["last_name"][1:4].upper()
-    found = session.call("list_customers", {"last_name": part, "limit": 100})
-    assert customer["customer_id"] in [row["customer_id"] for row in found["items"]]
-    assert all(part.lower() in row["last_name"].lower() for row in found["items"])
+    found = rows(session.call("list_customers", {"last_name": part, "limit": 100}))
+    assert customer["customer_id"] in [row["customer_id"] for row in found]
+    assert all(part.lower() in row["last_name"].lower() for row in found)
     pending = session.call("list_orders", {"status": "pending", "limit": 100})
     assert pending["total"] == sum(row["status"] == "pending" for row in session.rows("order"))
-    page = session.call("list_orders", {"limit": 5, "offset": 5})["items"]
+    page = rows(session.call("list_orders", {"limit": 5, "offset": 5}))
     everything = [row["order_id"] for row in session.rows("order")]
     assert [row["order_id"] for row in page] == everything[5:10]
 
 
 def test_entity_invariants_roll_back_the_whole_action(retail_env: Environment) -> None:
     session = Session(retail_env)
-    for order in session.call("list_orders", {"status": "pending", "limit": 100})["items"]:
-        for item in session.call("list_order_items", {"order_id": order["order_id"]})["items"]:
-            product = session.call("get_product", {"product_id": item["product_id"]})
+    for order in rows(session.call("list_orders", {"status": "pending", "limit": 100})):
+        for item in rows(session.call("list_order_items", {"order_id": order["order_id"]})):
+            product = fields(session.call("get_product", {"product_id": item["product_id"]}))
             if item["status"] == "ordered" and product["stock"] + item["quantity"] < 10:
                 before = session.snapshot()
                 ok, result = session.call_tool("change_item_quantity", {"item_id": item["item_id"], "quantity": 10})
                 assert not ok
-                assert result["error"]["code"] in ("precondition_failed", "policy_violation")
+                assert refusal_of(result)["code"] in ("precondition_failed", "policy_violation")
                 assert session.snapshot() == before
                 return
     pytest.skip("seeded state has no line whose product is short of stock")
@@ -229,7 +229,7 @@ def test_no_call_crashes_results_match_their_schema_and_refusals_leave_the_state
     ok, result = session.call_tool(tool, arguments)
     if not ok:
         assert set(result) == {"error"}
-        assert result["error"]["code"] != "internal_error", result
+        assert refusal_of(result)["code"] != "internal_error", result
         assert session.snapshot() == before  # not even the call log: a refused call leaves no trace
     else:
         Draft202012Validator(retail_env.tools[tool].returns).validate(result)

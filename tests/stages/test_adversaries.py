@@ -16,7 +16,7 @@ from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_package_verifier, load_tasks
-from tests.conftest import BLUEPRINTS
+from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
 from tests.stages.adversaries import Player, cheats, legitimate
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
@@ -57,9 +57,9 @@ def test_no_cheat_scores_and_every_legitimate_variation_does_on_every_task(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", slow_domains("adversaries"))
 def test_the_same_holds_for_every_task_of_a_package_generated_with_the_defaults(
-    default_packages: dict[str, Path], domain: str
+    default_packages: DefaultPackages, domain: str
 ) -> None:
     """The full default package (150 tasks, default rows): what a user generates and trains on."""
     package = default_packages[domain]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
+from envforge.ir.toolspec import ToolResult
 from envforge.ir.verification import ValidationReport
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import open_package
@@ -17,7 +18,7 @@ from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_package_verifier, load_tasks
 from envforge.text import stated_in
-from tests.conftest import BLUEPRINTS
+from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
 SNAKE = re.compile(r"(?<![@\w.])[a-z]+_[a-z_]+\b")
@@ -35,7 +36,7 @@ def artefacts(env: Environment, task: TaskSpec) -> list[str]:
     return found
 
 
-def replay(session: Session, calls: list[ToolCall]) -> tuple[RunHistory, list[dict[str, object]]]:
+def replay(session: Session, calls: list[ToolCall]) -> tuple[RunHistory, list[ToolResult]]:
     session.reset()
     results = [session.call_tool(call.name, call.arguments)[1] for call in calls]
     return session.history(), results
@@ -150,9 +151,9 @@ def test_a_policy_task_rewards_only_the_run_that_keeps_the_policy(packages: dict
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", slow_domains("task_quality"))
 def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reaches_every_action(
-    default_packages: dict[str, Path], domain: str
+    default_packages: DefaultPackages, domain: str
 ) -> None:
     """The acceptance figures of a default package (150 tasks), as its report states them."""
     package = default_packages[domain]

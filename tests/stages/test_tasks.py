@@ -13,7 +13,7 @@ from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_tasks
 from envforge.stages.generate import run_pipeline
-from tests.conftest import BLUEPRINTS, REPO
+from tests.conftest import REPO, DefaultPackages, slow_domains
 
 RETAIL = REPO / "blueprints" / "retail.yaml"
 
@@ -54,9 +54,9 @@ def test_asking_for_more_tasks_than_the_state_allows_says_why(tmp_path: Path) ->
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain", [path.stem for path in BLUEPRINTS])
+@pytest.mark.parametrize("domain", slow_domains("tasks"))
 def test_every_shipped_domain_yields_150_gated_tasks_with_no_false_positive_or_negative(
-    default_packages: dict[str, Path], domain: str
+    default_packages: DefaultPackages, domain: str
 ) -> None:
     report = json.loads((default_packages[domain] / "report.json").read_text())
     assert report["tasks_accepted"] >= 150

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -35,27 +36,21 @@ def batch(
 ) -> None:
     """Generate many packages in parallel, a failing blueprint never stopping the others; write OUT/suite.json.
     Rerunning resumes: finished stages and packages come from the cache."""
-    from envforge.cli.blueprints import check_distinct, resolve_suite
-    from envforge.cli.executors import import_ray
-    from envforge.cli.output import print_batch
-    from envforge.cli.suite import run_suite
+    import envforge
+    from envforge.cli.output import batch_progress, print_batch
 
     if address is not None and executor != "ray":
         raise typer.BadParameter("--address is the Ray cluster to use; add --executor ray", param_hint="--address")
-    if executor == "ray":
-        import_ray()
-    entries = resolve_suite(blueprints)
-    check_distinct(entries, out)
-    report = run_suite(
-        [entry.path for entry in entries],
+    report = envforge.batch(
+        blueprints,
         out,
         seed=seed,
         rows=rows,
         tasks=tasks,
         workers=workers,
-        progress=not as_json,
         executor=executor,
         address=address,
+        progress=partial(batch_progress, enabled=not as_json),
     )
     print_batch(report, as_json=as_json)
     failures = [outcome for outcome in report.outcomes if not outcome.ok]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated, cast
 
@@ -31,10 +32,10 @@ def bench_suite(
 ) -> None:
     """Run one batch with each executor into fresh folders --repeat times: median packages/hour and tasks/s,
     the ratio to the first executor, and a check that every executor wrote the same packages (exit 1 if not)."""
-    from envforge.cli.blueprints import check_distinct, resolve_suite
-    from envforge.cli.executors import RAY_INSTALL, ExecutorKind, import_ray
-    from envforge.cli.output import print_suite_bench
-    from envforge.cli.suite_bench import run_suite_bench
+    from envforge.cli.output import batch_progress, print_suite_bench
+    from envforge.executors import RAY_INSTALL, ExecutorKind, import_ray
+    from envforge.suite.blueprints import check_distinct, resolve_suite
+    from envforge.suite.throughput import run_suite_bench
 
     kinds = [part.strip() for part in executors.split(",") if part.strip()]
     for kind in kinds:
@@ -61,7 +62,7 @@ def bench_suite(
         rows=rows,
         tasks=tasks,
         repeat=repeat,
-        progress=not as_json,
+        progress=partial(batch_progress, enabled=not as_json),
     )
     print_suite_bench(report, as_json=as_json)
     if report.mismatches:

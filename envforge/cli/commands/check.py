@@ -19,17 +19,11 @@ def check(
     as_json: AsJson = False,
 ) -> None:
     """Run the conformance suite on a package (integrity, tool tests, verifier gates, determinism, MCP); exit 1 on any failure."""
+    import envforge
     from envforge.cli.output import print_checks
-    from envforge.files import write_file_atomic
-    from envforge.validators.checks import run_checks
-    from envforge.validators.junit import render_junit
     from envforge.validators.loaded_package import open_for_check, read_env_id
 
-    opened = open_for_check(package)
-    results = run_checks(opened, sample=sample)
-    env_id = read_env_id(opened)
-    if junit is not None:
-        write_file_atomic(junit, render_junit(env_id, results))
-    print_checks(env_id, results, as_json=as_json)
+    results = envforge.check(package, sample=sample, junit=junit)
+    print_checks(read_env_id(open_for_check(package)), results, as_json=as_json)
     if not all(result.passed for result in results):
         raise typer.Exit(1)

@@ -31,9 +31,8 @@ def export(
     as_json: AsJson = False,
 ) -> None:
     """Export packages as installable Gymnasium wheels and datasets for verl, TRL and SFT (one combined dataset for a suite)."""
+    import envforge
     from envforge.cli.output import print_export
-    from envforge.export.run import export as run_export
-    from envforge.export.run import parse_formats
 
-    report = run_export(packages, out, parse_formats(formats), test_fraction=test_fraction, rollouts=rollouts)
+    report = envforge.export_packages(packages, out, formats, test_fraction=test_fraction, rollouts=rollouts)
     print_export(report, as_json=as_json)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -45,24 +44,22 @@ def fuse(
 ) -> None:
     """Fuse 2-3 domains into one environment: namespaced tables and tools, the same person linked across them by
     a shared identity, merged policies, and tasks of which at least a third cross domains."""
-    from envforge.cli.blueprints import resolve_blueprint
-    from envforge.cli.fuse import composition_data, composition_yaml
+    import envforge
     from envforge.cli.output import print_run, stage_progress, warn_shortfall
-    from envforge.errors import UserInputError
-    from envforge.files import write_file_atomic
-    from envforge.pipeline.dag import GenerateConfig
-    from envforge.stages.generate import run_pipeline
 
-    paths = [resolve_blueprint(value) for value in blueprints]
-    if save is not None and save.exists() and not force:
-        raise UserInputError(f"--save {save}: the file exists; pass --force to overwrite it, or choose another path")
-    with tempfile.TemporaryDirectory(prefix="envforge-fuse-") as scratch:
-        target = save if save is not None else Path(scratch) / "fused.yaml"
-        data = composition_data(paths, domain=domain, identity=identity, prefixes=prefix or [], folder=target.parent)
-        write_file_atomic(target, composition_yaml(data))
-        with stage_progress(enabled=not as_json) as on_stage:
-            result = run_pipeline(
-                target, out, GenerateConfig(seed=seed, rows=rows, tasks=tasks), force=force, on_stage=on_stage
-            )
+    with stage_progress(enabled=not as_json) as on_stage:
+        result = envforge.fuse(
+            blueprints,
+            out,
+            domain=domain,
+            identity=identity,
+            prefixes=prefix or [],
+            save=save,
+            seed=seed,
+            rows=rows,
+            tasks=tasks,
+            force=force,
+            on_stage=on_stage,
+        )
     print_run(result, as_json=as_json)
     warn_shortfall(result.package)

@@ -53,14 +53,12 @@ def generate(
 ) -> None:
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
-    from envforge.cli.blueprints import resolve_blueprint
+    import envforge
     from envforge.cli.output import print_run, stage_progress, warn_shortfall
-    from envforge.pipeline.dag import GenerateConfig
-    from envforge.stages.generate import run_pipeline
 
-    config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
     if from_description is not None:
         from envforge.cli.describe import describe_config, generate_from_description
+        from envforge.pipeline.dag import GenerateConfig
 
         if blueprint is not None:
             raise UserInputError(
@@ -77,6 +75,7 @@ def generate(
             price_completion=price_completion,
             json_mode=json_mode,
         )
+        config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
         synthesized = generate_from_description(llm, out, config, force=force, from_stage=from_stage, as_json=as_json)
         warn_shortfall(synthesized.run.package)
         return
@@ -84,8 +83,9 @@ def generate(
         raise UserInputError(
             "generate needs a BLUEPRINT (a YAML file or a shipped name such as 'retail') or --from-description"
         )
-    path = resolve_blueprint(blueprint)
     with stage_progress(enabled=not as_json) as on_stage:
-        result = run_pipeline(path, out, config, force=force, from_stage=from_stage, on_stage=on_stage)
+        result = envforge.generate(
+            blueprint, out, seed=seed, rows=rows, tasks=tasks, force=force, from_stage=from_stage, on_stage=on_stage
+        )
     print_run(result, as_json=as_json)
     warn_shortfall(result.package)

@@ -16,7 +16,7 @@ def new(
     force: Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")] = False,
 ) -> None:
     """Write a starting blueprint that `envforge generate` turns into a package passing `envforge check`."""
-    from envforge.cli.scaffold import write_blueprint
+    from envforge.suite.scaffold import write_blueprint
 
     path = out if out is not None else Path("blueprints") / f"{domain}.yaml"
     write_blueprint(domain, path, force=force)

@@ -24,7 +24,7 @@ def run_task_command(
 ) -> None:
     """Replay a task's oracle (or, with --app, its golden UI path) and print the verdict of the package's verifier."""
     from envforge.cli.output import print_verdict
-    from envforge.cli.run_task import run_task, run_ui_task
+    from envforge.runtime.oracle import run_task, run_ui_task
 
     if not oracle:
         raise UserInputError("run-task needs --oracle (replaying an agent's transcript comes with rollouts)")

@@ -7,7 +7,9 @@ from typing import Annotated
 import typer
 
 from envforge.cli.options import AsJson, Package
-from envforge.cli.rollout_options import RolloutOptions, with_rollout_options
+from envforge.cli.rollout_options import with_rollout_options
+from envforge.errors import UserInputError
+from envforge.rollout.options import RolloutOptions
 
 
 @with_rollout_options(samples=4)
@@ -20,12 +22,21 @@ def validate(
     as_json: AsJson = False,
 ) -> None:
     """Measure solvability: k episodes per task, pass@k and pass^k, pools and failure classes into report.json."""
-    from envforge.cli.output import print_solvability
-    from envforge.cli.rollout import parse_band, rollout_and_save
-    from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
+    import envforge
+    from envforge.cli.output import episode_progress, print_solvability
 
     band = parse_band(keep_pass_rate)
-    trajectories, target = rollout_and_save(package, options)
-    summary = summarize_rollouts(trajectories, options.k, band)
-    write_rollout_report(package, summary)
-    print_solvability(summary, target, as_json=as_json)
+    report = envforge.validate(package, options, keep_pass_rate=band, progress=episode_progress)
+    print_solvability(report.summary, report.path, as_json=as_json)
+
+
+def parse_band(value: str) -> tuple[float, float]:
+    """`MIN:MAX` pass rates, e.g. `0.1:0.9`."""
+    low, sep, high = value.partition(":")
+    try:
+        band = (float(low), float(high)) if sep else (float("nan"), float("nan"))
+    except ValueError:
+        band = (float("nan"), float("nan"))
+    if not (0.0 <= band[0] <= band[1] <= 1.0):
+        raise UserInputError(f"--keep-pass-rate: '{value}' is not MIN:MAX with 0 <= MIN <= MAX <= 1 (e.g. 0.1:0.9)")
+    return band

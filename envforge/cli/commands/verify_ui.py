@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast, get_args
 
 import typer
 
-from envforge.cli.options import AsJson, Package
+from envforge.cli.options import AppKind, AsJson, Package
+from envforge.errors import UserInputError
 
 
 def verify_ui_command(
@@ -22,7 +23,7 @@ def verify_ui_command(
 ) -> None:
     """Replay golden UI paths in headless Chromium; drop the tasks that fail, with reasons, in report.json."""
     from envforge.cli.output import print_ui_replay, replay_progress
-    from envforge.cli.verify_ui import parse_apps, planned, verify_ui
+    from envforge.validators.ui_replay import planned, verify_ui
 
     chosen = parse_apps(apps)
     with replay_progress(planned(package, chosen, sample)) as progress:
@@ -30,3 +31,11 @@ def verify_ui_command(
     print_ui_replay(summary, package, as_json=as_json)
     if any(result.passed < result.replayed for result in summary.apps.values()):
         raise typer.Exit(1)
+
+
+def parse_apps(value: str) -> tuple[AppKind, ...]:
+    chosen = tuple(part.strip() for part in value.split(",") if part.strip())
+    unknown = [part for part in chosen if part not in get_args(AppKind)]
+    if not chosen or unknown:
+        raise UserInputError(f"--app: '{value}' is not web, phone or web,phone")
+    return cast(tuple[AppKind, ...], chosen)

@@ -11,6 +11,8 @@ import re
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from envforge.errors import EnvforgeError
+
 FORM_LIMIT = 64 * 1024
 """An app form post: the forms have a handful of fields of at most a few thousand characters."""
 JSON_LIMIT = 64 * 1024
@@ -18,7 +20,7 @@ JSON_LIMIT = 64 * 1024
 _DIGITS = re.compile(r"[0-9]{1,19}")
 
 
-class BodyTooLargeError(Exception):
+class BodyTooLargeError(EnvforgeError):
     """A request body over its route's limit."""
 
     def __init__(self, limit: int) -> None:

@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from envforge.errors import did_you_mean
+from envforge.errors import EnvforgeError, did_you_mean
 
 ACTIONS = ("click", "type", "select", "check", "uncheck", "scroll", "navigate", "back", "answer", "done")
 EXAMPLE_ACTION = '{"action": "click", "element": 3}'
 
 
-class ActionError(Exception):
+class ActionError(EnvforgeError):
     """An action that cannot be done; the step reports it in `info["error"]` and the episode goes on."""
 
 

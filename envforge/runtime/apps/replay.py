@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from envforge.errors import EnvforgeError
 from envforge.ir.uitasks import UIStep
 
 if TYPE_CHECKING:
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 STEP_TIMEOUT_MS = 10_000
 
 
-class ReplayError(Exception):
+class ReplayError(EnvforgeError):
     """A step could not be done: its element is missing, hidden, or the page did not load."""
 
     def __init__(self, index: int, step: UIStep, reason: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from envforge import __version__
 from envforge.ir.manifest import EnvManifest
 from envforge.package import assemble
 from envforge.package.mix import build_mix
@@ -20,6 +19,7 @@ from envforge.stages.tasks.artifact import TaskSetArtifact, dump_jsonl
 from envforge.stages.toolgraph.artifact import ToolGraphArtifact
 from envforge.stages.tooltests.artifact import ToolTestArtifact
 from envforge.stages.uitasks.artifact import UITasksArtifact
+from envforge.version import __version__
 
 ENTRY_POINTS = {
     "run_task": "envforge run-task {package} TASK_ID --oracle",

@@ -1,5 +1,5 @@
-"""Values a user would give for a free-text argument: drawn from the field the action writes it into, so a
-pharmacy is a pharmacy's name and a seat is a seat, not a random word."""
+"""Values a user would give for an argument that names no row. Free text is drawn from the field the action
+writes it into, so a pharmacy is a pharmacy's name and a seat is a seat, not a random word."""
 
 from __future__ import annotations
 
@@ -7,10 +7,46 @@ import random
 import re
 from typing import Any
 
+from faker import Faker
+
+from envforge.fakedata import faker_method_for
 from envforge.ir.blueprint import ActionSpec, Blueprint, FieldSpec, InsertEffect, UpdateEffect
+from envforge.ir.toolspec import ToolSpec
 
 Row = dict[str, Any]
 CANDIDATES = 3
+NUMBER_CHOICES = (1, 2, 3, 5, 10, 20, 25, 40, 50, 100, 250, 500, 1000, 2500, 10000, 30000)
+
+
+def plain_values(
+    blueprint: Blueprint, rows: dict[str, dict[str, Row]], faker: Faker, tool: ToolSpec, name: str, rng: random.Random
+) -> list[Any]:
+    """Up to three values for the argument `name` of `tool`: its enum's, round numbers in its range, today's
+    date, or what the seeded state (or else `faker`) holds for the field it writes."""
+    schema = tool.parameters["properties"][name]
+    if "enum" in schema:
+        values = list(schema["enum"])
+        rng.shuffle(values)
+        return values[:CANDIDATES]
+    kind = schema.get("type")
+    if kind in ("integer", "number"):
+        low, high = schema.get("minimum", 1), schema.get("maximum", 1000)
+        picks = [value for value in NUMBER_CHOICES if low <= value <= high] or [low]
+        rng.shuffle(picks)
+        return picks[:CANDIDATES]
+    if kind == "boolean":
+        return [True, False]
+    if schema.get("format") == "date":
+        return [blueprint.clock.date().isoformat()]
+    limit = schema.get("maxLength", 2000)
+    targets = written_fields(blueprint, blueprint.action(tool.name), name)
+    seeded = seeded_values(rows, targets, rng, limit)
+    if seeded:
+        return seeded
+    field = targets[0][1] if targets else None
+    hint = faker_method_for(field.name if field else name, long_text=field is not None and field.type == "text")
+    method = getattr(faker, hint, faker.word)
+    return [str(method())[:limit]]
 
 
 def written_fields(blueprint: Blueprint, action: ActionSpec, name: str) -> list[tuple[str, FieldSpec]]:

@@ -8,11 +8,13 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from envforge.errors import EnvforgeError
 from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
 from envforge.ir.toolspec import ToolSpec
 from envforge.ir.tooltests import ToolTestReport, ToolTestResult
 from envforge.runtime.dispatch import LIST_LIMIT_DEFAULT
 from envforge.runtime.environment import Environment
+from envforge.runtime.errors import refusal_of
 from envforge.runtime.session import Session
 from envforge.stages.tooltests.arguments import Known, draw_examples, invalid_arguments, valid_arguments
 from envforge.stages.tooltests.satisfiable import Verdict, action_rules, never_holds, refusing_rules
@@ -33,7 +35,7 @@ class Expectation:
     refusals: frozenset[str]
 
 
-class BrokenToolError(Exception):
+class BrokenToolError(EnvforgeError):
     """A call broke one of the rules; the message is the report's one-line reason."""
 
 
@@ -195,7 +197,7 @@ class ToolTester:
         except Exception as exc:  # call_tool promises never to raise; a tool that makes it is broken
             raise BrokenToolError(f"{phase} call raised {type(exc).__name__}: {exc}") from None
         if not ok:
-            error = result["error"]
+            error = refusal_of(result)
             code, message = error["code"], error["message"]
             if code not in expectation.refusals or (code == "constraint_violation" and UNIQUE_MARK not in message):
                 raise BrokenToolError(f"{phase} call returned {code}: {message}")

@@ -19,7 +19,6 @@ import threading
 import time
 from pathlib import Path
 
-import envforge
 from envforge.errors import PipelineError
 from envforge.ir.tooltests import ToolTestReport
 from envforge.runtime.environment import Environment
@@ -83,7 +82,7 @@ def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
         variables = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": "0", "HOME": scratch, "LC_ALL": "C.UTF-8"}
         # The worker imports the envforge this process runs, not whichever one the interpreter has installed
         # (a git worktree sharing another checkout's virtual environment).
-        variables["PYTHONPATH"] = str(Path(envforge.__file__).resolve().parent.parent)
+        variables["PYTHONPATH"] = str(Path(__file__).resolve().parents[3])
         command = [sys.executable, "-m", "envforge.stages.tooltests.worker", str(folder), str(seed), str(os.getpid())]
         result = subprocess.run(
             command, capture_output=True, text=True, env=variables, cwd=scratch, timeout=TIMEOUT_S, check=False

@@ -16,6 +16,7 @@ import lxml.html
 from lxml.html import HtmlElement
 from starlette.testclient import TestClient
 
+from envforge.errors import EnvforgeError
 from envforge.ir.uitasks import UIStep
 
 CONTROLS = frozenset({"input", "select", "textarea", "button"})
@@ -108,7 +109,7 @@ def parse_page(html: str) -> dict[str, list[Element]]:
     return elements
 
 
-class StepError(Exception):
+class StepError(EnvforgeError):
     """A step of the path cannot be done on the page as served."""
 
 

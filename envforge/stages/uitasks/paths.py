@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit
 
 from starlette.testclient import TestClient
 
+from envforge.errors import EnvforgeError
 from envforge.ir.apps import ActionForm, DetailScreen, FormField, SearchControl
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.uitasks import AppKind, UIStep
@@ -21,6 +22,7 @@ from envforge.runtime.answers import judge_answer
 from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.pickers import PickerSource
 from envforge.runtime.apps.server import AppSite
+from envforge.runtime.errors import refusal_of
 from envforge.stages.uitasks.http_page import HttpPage, StepError
 
 MAX_PAGES = 10
@@ -28,7 +30,7 @@ MAX_PAGES = 10
 PAGING_KEYS = frozenset({"limit", "offset"})
 
 
-class UnbuildableError(Exception):
+class UnbuildableError(EnvforgeError):
     """No UI path does this task in this app; `reason` is a stable code for the report."""
 
     def __init__(self, reason: str, detail: str) -> None:
@@ -111,9 +113,7 @@ class _Walk:
         screen = self._detail_screen(entity)
         ok, record = self.episode.session.call_tool(screen.tool, {self.site.pages.env.entities[entity].key: key})
         if not ok:
-            raise UnbuildableError(
-                "record_unreachable", f"{entity} {key}: {record.get('error', {}).get('message', '')}"
-            )
+            raise UnbuildableError("record_unreachable", f"{entity} {key}: {refusal_of(record)['message']}")
         return record
 
     def _detail_screen(self, entity: str) -> DetailScreen:

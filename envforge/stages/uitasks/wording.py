@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from envforge.errors import EnvforgeError
 from envforge.ir.tasks import TaskSpec
 from envforge.text import humanize
 
@@ -17,7 +18,7 @@ _FIRST_PERSON = {r"\bmy\b": "their", r"\bme\b": "them", r"\bI\b": "they", r"\bmi
 _PAGING = ("limit", "offset")
 
 
-class WordingError(ValueError):
+class WordingError(EnvforgeError, ValueError):
     """The task carries too little to word it for a screen (no request clauses)."""
 
 

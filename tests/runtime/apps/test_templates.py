@@ -21,6 +21,7 @@ from envforge.runtime.session import Session
 from envforge.stages.apps.spec import build_app_spec
 from envforge.stages.ontology.build import build_ontology
 from tests.conftest import BLUEPRINTS
+from tests.runtime import probes
 
 ASSETS = Path(envforge.runtime.apps.__file__).parent / "assets"
 APPS = ["web", "phone"]
@@ -136,8 +137,7 @@ class Screens:
     def rows(self, entity: str, limit: int = 20, **filters: Any) -> list[dict[str, Any]]:
         ok, result = self.session.call_tool(self.list_screen(entity).tool, {**filters, "limit": limit})
         assert ok, result
-        items: list[dict[str, Any]] = result["items"]
-        return items
+        return probes.rows(result)
 
     def common(self, title: str, current: str | None) -> dict[str, Any]:
         nav = [self.list_screen(entity) for entity in self.spec.navigation]

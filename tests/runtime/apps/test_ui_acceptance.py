@@ -12,7 +12,7 @@ import pytest
 from envforge.pipeline.dag import GenerateConfig
 from envforge.stages.generate import run_pipeline
 from tests.browser import find_chromium
-from tests.conftest import BLUEPRINTS, envforge_cli
+from tests.conftest import BLUEPRINTS, envforge_cli, slow_domains
 
 pytestmark = pytest.mark.slow
 
@@ -22,7 +22,11 @@ TASKS = 84
 for the third of them that hinge on a policy (a screen shows no policy, so those are not posed)."""
 
 
-@pytest.mark.parametrize("blueprint", BLUEPRINTS, ids=[path.stem for path in BLUEPRINTS])
+@pytest.mark.parametrize(
+    "blueprint",
+    [path for path in BLUEPRINTS if path.stem in slow_domains("ui_acceptance")],
+    ids=lambda path: path.stem,
+)
 def test_at_least_50_ui_tasks_per_app_pass_their_golden_replay_in_chromium(blueprint: Path, tmp_path: Path) -> None:
     find_chromium()
     package = run_pipeline(blueprint, tmp_path, GenerateConfig(rows=600, tasks=TASKS)).package

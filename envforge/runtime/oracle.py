@@ -1,9 +1,10 @@
-"""`envforge run-task`: replay a task's oracle in a session, through MCP, or clicked through an app; print the verdict."""
+"""A task's oracle replayed in a session, through an MCP client, or clicked through an app, and the verdict of
+the package's own verifier (`envforge run-task`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import anyio
 from mcp.types import RequestParamsMeta
@@ -50,15 +51,6 @@ def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdic
         history = session.history()
     transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
     return task, load_package_verifier(opened, task_id).verify(history, transcript), outcomes
-
-
-def verdict_json(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, bool]]) -> dict[str, Any]:
-    return {
-        "task": task.id,
-        "instruction": task.instruction,
-        "calls": [{"tool": n, "ok": ok} for n, ok in outcomes],
-        **verdict.model_dump(),
-    }
 
 
 def run_ui_task(package: Path, task_id: str, app: AppKind) -> tuple[TaskSpec, Verdict, list[tuple[str, bool]]]:

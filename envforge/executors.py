@@ -1,4 +1,5 @@
-"""Where `envforge batch` runs its calls (a local process pool, or Ray tasks), and the Ray that rollouts use."""
+"""Where long work runs (a local process pool, or Ray tasks), the Ray that batches and rollouts share, and how
+such work reports its progress without printing."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from envforge.errors import UserInputError
 
@@ -22,6 +23,16 @@ PR_SET_PDEATHSIG = 1
 """From <linux/prctl.h>: the signal a process gets when the thread that started it ends."""
 
 Result = TypeVar("Result")
+Item = TypeVar("Item")
+
+Progress: TypeAlias = Callable[[int], AbstractContextManager[Callable[[Item], None] | None]]
+"""Opens a display of progress over a number of items and gives what to call as each one finishes, or None when
+nothing is shown. Library code takes one from its caller (the CLI's bars) and never prints."""
+
+
+def no_progress(total: int) -> nullcontext[None]:
+    """The `Progress` that shows nothing."""
+    return nullcontext()
 
 
 def import_ray() -> ModuleType:

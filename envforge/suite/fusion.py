@@ -1,4 +1,4 @@
-"""`envforge fuse`: the composition of 2-3 blueprints, written out as a `compose:` blueprint and generated."""
+"""`envforge fuse`: the composition of 2-3 blueprints, written out as the `compose:` blueprint that `fuse` generates."""
 
 from __future__ import annotations
 

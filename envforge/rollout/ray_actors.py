@@ -1,4 +1,4 @@
-"""`rollout` and `validate --executor ray`: the episodes spread over Ray actors, the trajectories of a local run.
+"""Rollouts on Ray (`--executor ray`): the episodes spread over Ray actors, the trajectories of a local run.
 
 Each actor loads the package once and holds its own clients, response cache and user simulator, built from the
 same options as a local run's; an episode depends only on its (task, sample) and on what the cache holds, so where
@@ -13,11 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from envforge.cli.executors import ray_session
-from envforge.cli.output import episode_progress
-from envforge.cli.rollout import api_key, build_clients, cache_folder, rollout_config
-from envforge.cli.rollout_options import RolloutOptions
+from envforge.rollout.clients import api_key, build_clients, cache_folder, rollout_config
 from envforge.rollout.episode import EpisodeRunner
+from envforge.rollout.options import RolloutOptions
 from envforge.rollout.runner import RolloutPlan, run_episode
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
@@ -25,6 +23,7 @@ from envforge.runtime.opened_package import open_package
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from envforge.executors import Progress
     from envforge.rollout.trajectory import Trajectory
 
 
@@ -46,20 +45,21 @@ class RolloutWorker:
         return await run_episode(self.runner, task_id, sample, infra_retries)
 
 
-def run_on_ray(package: Path, options: RolloutOptions, plan: RolloutPlan) -> list[Trajectory]:
-    """The plan's trajectories in the local run's order, each episode run by one of up to a CPU's worth of actors.
+def run_on_ray(
+    ray: ModuleType, package: Path, options: RolloutOptions, plan: RolloutPlan, progress: Progress[Trajectory]
+) -> list[Trajectory]:
+    """The plan's trajectories in the local run's order, each episode run by one of up to a CPU's worth of actors
+    on `ray`, a Ray ready for work.
 
-    `--concurrency` stays the number of episodes in flight, split between the actors; an actor gets its next
-    episode as one of its own ends, so a slow episode holds up no other and the progress bar moves per episode.
+    `concurrency` stays the number of episodes in flight, split between the actors; an actor gets its next
+    episode as one of its own ends, so a slow episode holds up no other and the progress moves per episode.
     """
     episodes = plan.episodes()
-    if not episodes:
-        return []
     # Ray picks its workers' working directories (on a cluster, other machines), so they get absolute paths;
     # abspath, not resolve, because a shared file system may be mounted through links that differ between nodes.
     package = Path(os.path.abspath(package))
     options = replace(options, cache=Path(os.path.abspath(cache_folder(options))))
-    with ray_session(options.address) as ray, episode_progress(len(episodes)) as advance:
+    with progress(len(episodes)) as advance:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         count = max(1, min(cpus, plan.concurrency, len(episodes)))
         remote = ray.remote(num_cpus=1)(RolloutWorker)

@@ -1,32 +1,15 @@
-"""`envforge batch`: many blueprints in a process pool or on Ray, each failure contained."""
+"""Many blueprints in a process pool or on Ray, each failure contained, and the batch's report saved."""
 
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from envforge.cli.executors import ExecutorKind, run_local, run_ray
-from envforge.cli.output import batch_progress
 from envforge.errors import EnvforgeError, UserInputError
-
-
-@dataclass(frozen=True)
-class BatchOutcome:
-    blueprint: str
-    ok: bool
-    seconds: float
-    env_id: str = ""
-    package: str = ""
-    package_hash: str = ""
-    error: str = ""
-    user_error: bool = False
-    tasks: int = 0
-    """Tasks the package ships."""
-    stages_built: int = 0
-    stages_cached: int = 0
-    """Stages this run built, and those it took from the stage cache (a resumed or repeated run)."""
+from envforge.executors import ExecutorKind, Progress, no_progress, run_local, run_ray
+from envforge.files import clean_leftovers, dump_json, write_file_atomic
+from envforge.suite.report import SUITE_JSON, BatchOutcome, SuiteReport
 
 
 def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> BatchOutcome:
@@ -71,7 +54,7 @@ def run_batch(
     rows: int,
     tasks: int,
     workers: int,
-    progress: bool,
+    progress: Progress[BatchOutcome] | None = None,
     executor: ExecutorKind = "local",
     address: str | None = None,
 ) -> list[BatchOutcome]:
@@ -87,7 +70,7 @@ def run_batch(
         else run_local(generate_one, calls, workers=workers)
     )
     outcomes: dict[int, BatchOutcome] = {}
-    with batch_progress(len(paths), enabled=progress) as advance:
+    with (progress or no_progress)(len(paths)) as advance:
         for index, result in finished:
             outcomes[index] = (
                 BatchOutcome(str(paths[index]), False, 0.0, error=f"worker failed: {result}")
@@ -97,3 +80,44 @@ def run_batch(
             if advance is not None:
                 advance(outcomes[index])
     return [outcomes[index] for index in range(len(paths))]
+
+
+def run_suite(
+    paths: list[Path],
+    out: Path,
+    *,
+    seed: int,
+    rows: int,
+    tasks: int,
+    workers: int,
+    progress: Progress[BatchOutcome] | None = None,
+    executor: ExecutorKind = "local",
+    address: str | None = None,
+) -> SuiteReport:
+    """`run_batch`, then its report saved as `out/suite.json`: a reader sees the last finished batch's report
+    whole, never a partial one, and a killed batch leaves the one before it."""
+    clean_leftovers(out, SUITE_JSON)
+    started = time.perf_counter()
+    outcomes = run_batch(
+        paths,
+        out,
+        seed=seed,
+        rows=rows,
+        tasks=tasks,
+        workers=workers,
+        progress=progress,
+        executor=executor,
+        address=address,
+    )
+    report = SuiteReport(
+        outcomes,
+        out,
+        executor,
+        workers if executor == "local" else None,
+        seed,
+        rows,
+        tasks,
+        time.perf_counter() - started,
+    )
+    write_file_atomic(report.path, dump_json(report.as_dict()))
+    return report

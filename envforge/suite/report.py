@@ -1,4 +1,4 @@
-"""A batch as a suite: run it, and write `<out>/suite.json`, its report, atomically.
+"""A batch's outcome: a row per blueprint, and the suite report `<out>/suite.json` made of them.
 
 Everything in the report is a function of the blueprints and the options except what sits under `timing`
 (seconds, rates, and how many stages were built rather than taken from the stage cache), so two runs of one
@@ -8,17 +8,31 @@ suite compare equal once their `timing` keys are dropped.
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from envforge.cli.batch import BatchOutcome, run_batch
-from envforge.cli.executors import ExecutorKind
-from envforge.files import clean_leftovers, dump_json, write_file_atomic
+from envforge.executors import ExecutorKind
 
 SUITE_JSON = "suite.json"
 SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    blueprint: str
+    ok: bool
+    seconds: float
+    env_id: str = ""
+    package: str = ""
+    package_hash: str = ""
+    error: str = ""
+    user_error: bool = False
+    tasks: int = 0
+    """Tasks the package ships."""
+    stages_built: int = 0
+    stages_cached: int = 0
+    """Stages this run built, and those it took from the stage cache (a resumed or repeated run)."""
 
 
 @dataclass(frozen=True)
@@ -98,44 +112,3 @@ class SuiteReport:
                 "stages_cached": outcome.stages_cached,
             },
         }
-
-
-def run_suite(
-    paths: list[Path],
-    out: Path,
-    *,
-    seed: int,
-    rows: int,
-    tasks: int,
-    workers: int,
-    progress: bool,
-    executor: ExecutorKind = "local",
-    address: str | None = None,
-) -> SuiteReport:
-    """`run_batch`, then its report saved as `out/suite.json`: a reader sees the last finished batch's report
-    whole, never a partial one, and a killed batch leaves the one before it."""
-    clean_leftovers(out, SUITE_JSON)
-    started = time.perf_counter()
-    outcomes = run_batch(
-        paths,
-        out,
-        seed=seed,
-        rows=rows,
-        tasks=tasks,
-        workers=workers,
-        progress=progress,
-        executor=executor,
-        address=address,
-    )
-    report = SuiteReport(
-        outcomes,
-        out,
-        executor,
-        workers if executor == "local" else None,
-        seed,
-        rows,
-        tasks,
-        time.perf_counter() - started,
-    )
-    write_file_atomic(report.path, dump_json(report.as_dict()))
-    return report

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from envforge.cli.batch import BatchOutcome
-from envforge.cli.executors import ExecutorKind, import_ray, start_local_ray
-from envforge.cli.suite import SuiteReport, run_suite
+from envforge.executors import ExecutorKind, Progress, import_ray, start_local_ray
+from envforge.suite.report import BatchOutcome, SuiteReport
+from envforge.suite.run import run_suite
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def run_suite_bench(
     rows: int,
     tasks: int,
     repeat: int,
-    progress: bool,
+    progress: Progress[BatchOutcome] | None = None,
 ) -> SuiteBenchReport:
     """Run the batch of `paths` `repeat` times per executor into fresh folders; the first executor is the baseline."""
     measured: dict[ExecutorKind, ExecutorRuns] = {}
@@ -161,7 +161,7 @@ def _measure(
     rows: int,
     tasks: int,
     repeat: int,
-    progress: bool,
+    progress: Progress[BatchOutcome] | None,
 ) -> ExecutorRuns:
     ray = import_ray() if executor == "ray" else None
     started = time.perf_counter()

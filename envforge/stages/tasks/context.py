@@ -1,0 +1,90 @@
+"""What every kind of task drafts from: the seeded world, a session to play chains on, the users in a seeded
+order, and what the drafting so far has learned."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from faker import Faker
+
+from envforge.hashing import hash_json
+from envforge.ir.blueprint import Blueprint, PersonaSpec
+from envforge.ir.compose import domains_of_calls, plain_names, tool_domains
+from envforge.ir.ontology import Ontology
+from envforge.ir.tasks import ToolCall
+from envforge.ir.toolspec import ToolGraph
+from envforge.runtime.environment import Environment
+from envforge.runtime.session import Session
+from envforge.stages.tasks.drafts import Draft
+from envforge.stages.tasks.phrasing import Phraser
+from envforge.stages.tasks.world import World
+
+DEFAULT_PERSONA = PersonaSpec(name="customer", description="A regular user.", traits=[], knows=[])
+
+
+class SynthesisContext:
+    """One package's synthesis: shared by the kinds of task, which draft from it in the registry's order."""
+
+    def __init__(
+        self,
+        blueprint: Blueprint,
+        ontology: Ontology,
+        graph: ToolGraph,
+        template: bytes,
+        admitted: set[str],
+        seed: int,
+        session_type: type[Session] = Session,
+    ) -> None:
+        self.blueprint = blueprint
+        self.session = session_type(Environment(blueprint, graph, template, ""))
+        self.world = World(ontology, graph, self.session)
+        self.phraser = Phraser(ontology, blueprint.clock.date(), plain_names(blueprint))
+        self.tool_domains = tool_domains(blueprint) if blueprint.composed_of else {}
+        """In a fused world, each tool's member domains, computed once for the many drafts asked about."""
+        self.admitted = admitted
+        self.seed = seed
+        self.faker = Faker("en_US")
+        self.faker.seed_instance(hash_json([seed, "tasks"]))
+        self.personas = blueprint.personas or [DEFAULT_PERSONA]
+        self.persons = sorted(self.world.rows[ontology.person])
+        """The users, in a seeded order: the first few are asked for writes, all of them questions."""
+        random.Random(hash_json([seed, "persons"])).shuffle(self.persons)
+        self.accumulative = {action.name for action in blueprint.actions if action.accumulative}
+        self.failures: dict[str, Counter[str]] = {action.name: Counter() for action in blueprint.actions}
+        """Why attempts at each action failed: the report's reason for an action no task reaches."""
+        self.forbidden: list[Draft] = []
+        """Requests a policy forbids, met while drafting single writes: refusals ask them beside allowed ones."""
+        self.offers: list[Draft] = []
+        """Requests a policy answers with an offer the user accepts, met while drafting single writes."""
+        self.rules = {policy.id for policy in blueprint.policies if policy.actions}
+        """Business rules on requests; entity invariants guard the data, and no user asks to break them."""
+        self.governed = {name for policy in blueprint.policies for name in policy.actions or []}
+        self.rules_text = [policy.text for policy in blueprint.policies]
+
+    def rng(self, *parts: Any) -> random.Random:
+        return random.Random(hash_json([self.seed, *parts]))
+
+    def persona_of(self, person: str) -> PersonaSpec:
+        return self.personas[int(hash_json([self.seed, person])[:8], 16) % len(self.personas)]
+
+    def run(self, calls: list[ToolCall], person: str) -> tuple[bool, list[dict[str, Any]]]:
+        """Play `calls` from the template, acting for `person`; stops at the first refused call."""
+        self.session.reset()
+        self.session.act_for(person)
+        results: list[dict[str, Any]] = []
+        for call in calls:
+            ok, result = self.session.call_tool(call.name, call.arguments)
+            if not ok:
+                results.append(result)
+                return False, results
+            results.append(result)
+        return True, results
+
+    def domains(self, draft: Draft) -> list[str]:
+        """The member domains a draft works in (none outside a fused world)."""
+        return domains_of_calls(self.tool_domains, [*draft.oracle, *draft.refused])
+
+    def crosses(self, draft: Draft) -> bool:
+        return len(self.domains(draft)) > 1

@@ -1,0 +1,88 @@
+"""Refusals: a request a policy forbids, asked next to an allowed one of the same user; only the allowed one
+is right to do."""
+
+from __future__ import annotations
+
+from envforge.ir.tasks import ToolCall
+from envforge.stages.tasks.context import SynthesisContext
+from envforge.stages.tasks.drafts import Draft, combinable, joined, merged, told_in_full
+from envforge.stages.tasks.kinds.kind import Drafted, DraftKind
+
+PAIRINGS = 4
+"""Allowed requests one forbidden request is asked next to, each a task of its own."""
+
+
+class Refusals(DraftKind):
+    share = "policy"
+
+    def __init__(self, allowed: DraftKind) -> None:
+        self.allowed = allowed
+        """The kind whose drafts are the allowed requests (single writes)."""
+
+    def draft(self, context: SynthesisContext, drafted: Drafted, wanted: int) -> list[Draft]:
+        """Each forbidden request beside up to `PAIRINGS` allowed ones, cross-domain pairs first in a fused world."""
+        allowed: dict[str, list[Draft]] = {}
+        for draft in drafted[self.allowed]:
+            allowed.setdefault(draft.person, []).append(draft)
+        drafts = []
+        for forbidden in context.forbidden:
+            assert forbidden.forbidden is not None
+            paired = 0
+            others = allowed.get(forbidden.person, [])
+            if context.blueprint.composed_of:
+                others = sorted(others, key=lambda other: not context.crosses(joined(forbidden, other)))
+            for other in others:
+                if other.touched & forbidden.touched or not combinable(other.parts[0], forbidden.forbidden):
+                    continue
+                lookups = merged(forbidden.oracle, other.oracle[:-1])
+                write = other.oracle[-1]
+                ok, _ = context.run([*lookups, write], forbidden.person)
+                if not ok:
+                    continue
+                call = forbidden.forbidden
+                still = (
+                    context.session.breaches(call.action.name, call.arguments)
+                    or not context.session.call_tool(call.action.name, call.arguments)[0]
+                )
+                if not still:
+                    continue
+                drafts.append(
+                    Draft(
+                        "write",
+                        forbidden.person,
+                        forbidden.persona,
+                        forbidden.identity,
+                        [*lookups, write],
+                        1,
+                        [other.parts[0]],
+                        forbidden=call,
+                        touched=other.touched,
+                        policies=forbidden.policies,
+                        refused=[ToolCall(name=call.action.name, arguments=call.arguments)],
+                        family=f"{forbidden.family}+{other.family}",
+                    )
+                )
+                paired += 1
+                if paired >= PAIRINGS:
+                    break
+            if len(drafts) >= wanted:
+                break
+        return drafts
+
+
+def forbid(context: SynthesisContext, draft: Draft, policies: list[str]) -> None:
+    """Keep the single write `draft`, which `policies` forbid, to ask for next to an allowed request."""
+    context.forbidden.append(
+        Draft(
+            "write",
+            draft.person,
+            draft.persona,
+            draft.identity,
+            draft.oracle[:-1],
+            0,
+            forbidden=told_in_full(draft),
+            touched=draft.touched,
+            policies=policies,
+            family=f"refuse:{policies[0]}",
+        )
+    )

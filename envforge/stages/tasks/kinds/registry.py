@@ -1,0 +1,22 @@
+"""Every kind of task, in the order the synthesizer drafts them."""
+
+from __future__ import annotations
+
+from envforge.stages.tasks.kinds.kind import DraftKind
+from envforge.stages.tasks.kinds.multi_write import MultiWrites
+from envforge.stages.tasks.kinds.offer import Offers
+from envforge.stages.tasks.kinds.question import Questions
+from envforge.stages.tasks.kinds.refusal import Refusals
+from envforge.stages.tasks.kinds.single_write import SingleWrites
+
+SINGLE_WRITES = SingleWrites()
+KINDS: tuple[DraftKind, ...] = (
+    SINGLE_WRITES,
+    MultiWrites(allowed=SINGLE_WRITES),
+    Offers(),
+    Refusals(allowed=SINGLE_WRITES),
+    Questions(),
+)
+"""The order is part of the seeded output: a kind drafts from those before it (multi-writes and refusals
+combine single writes; offers and forbidden requests are met while drafting single writes), and the share of a
+mix several kinds fill lists their drafts in this order."""

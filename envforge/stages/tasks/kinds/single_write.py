@@ -1,0 +1,135 @@
+"""Single writes: one allowed request by one user, on rows they own or name from the catalog. Attempting them
+also meets the requests a policy forbids (kept for refusals) or answers with an offer (kept as offers)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from envforge.ir.blueprint import ActionSpec
+from envforge.ir.tasks import ToolCall
+from envforge.ir.toolspec import ToolSpec
+from envforge.runtime.changes import fold_history
+from envforge.stages.tasks.arguments import plain_values
+from envforge.stages.tasks.context import SynthesisContext
+from envforge.stages.tasks.drafts import Draft
+from envforge.stages.tasks.identity import identify
+from envforge.stages.tasks.kinds.kind import Drafted, DraftKind
+from envforge.stages.tasks.kinds.offer import keep_offer
+from envforge.stages.tasks.kinds.refusal import forbid
+from envforge.stages.tasks.requests import request_of
+
+PERSONS_PER_ACTION = 24
+CATALOG_CANDIDATES = 8
+OWNED_CANDIDATES = 4
+ATTEMPTS_PER_PERSON = 12
+
+
+class SingleWrites(DraftKind):
+    share = "write"
+
+    def draft(self, context: SynthesisContext, drafted: Drafted, wanted: int) -> list[Draft]:
+        """Every admitted action, tried for the first users until one attempt each succeeds."""
+        drafts: list[Draft] = []
+        for action in context.blueprint.actions:
+            if action.name in context.admitted:
+                drafts.extend(_single_writes(context, action, context.persons[:PERSONS_PER_ACTION]))
+            else:
+                context.failures[action.name]["the tool tests did not admit it"] += 1
+        return drafts
+
+
+def _single_writes(context: SynthesisContext, action: ActionSpec, persons: list[str]) -> list[Draft]:
+    world = context.world
+    tool = world.tools[action.name]
+    owned_params = [p for p, entity in tool.param_refs.items() if world.is_owned(entity)]
+    if not owned_params:
+        context.failures[action.name]["no parameter names a row the user owns"] += 1
+        return []
+    governed = action.name in context.governed
+    drafts = []
+    for person in persons:
+        rng = context.rng(action.name, person)
+        options: list[list[Any]] = []
+        names = list(tool.parameters["properties"])
+        for name in names:
+            entity = tool.param_refs.get(name)
+            if entity is None:
+                options.append(plain_values(context.blueprint, world.rows, context.faker, tool, name, rng))
+            elif world.is_owned(entity):
+                keys = sorted(world.owned.get((person, entity), []))
+                rng.shuffle(keys)
+                options.append(keys[:OWNED_CANDIDATES])
+            else:
+                keys = sorted(world.rows[entity])
+                options.append(rng.sample(keys, min(CATALOG_CANDIDATES, len(keys))))
+        if any(not option for option in options):
+            context.failures[action.name][
+                f"the user has no {names[[bool(o) for o in options].index(False)]} to name"
+            ] += 1
+            continue
+        combos = list(itertools.islice(itertools.product(*options), 500))
+        rng.shuffle(combos)
+        found = False
+        breaches = len(context.forbidden) + len(context.offers)
+        # Past the first success, keep trying for a request a policy forbids or changes (a policy task).
+        for combo in combos[: ATTEMPTS_PER_PERSON * (2 if governed else 1)]:
+            draft = _write_draft(context, action, tool, person, dict(zip(names, combo, strict=True)), rng)
+            if draft is not None and not found:
+                drafts.append(draft)
+                found = True
+            if found and (not governed or len(context.forbidden) + len(context.offers) > breaches):
+                break
+    return drafts
+
+
+def _write_draft(
+    context: SynthesisContext,
+    action: ActionSpec,
+    tool: ToolSpec,
+    person: str,
+    arguments: dict[str, Any],
+    rng: random.Random,
+) -> Draft | None:
+    """The request as a draft if it is allowed and changes something; a forbidden one or one answered with an
+    offer is kept for its own kind instead."""
+    persona = context.persona_of(person)
+    identity = identify(context.world, person, persona, rng)
+    if identity is None:
+        context.failures[action.name]["the user's persona knows nothing that finds them"] += 1
+        return None
+    part = request_of(context.world, action, tool, arguments, identity.call, rng)
+    write = ToolCall(name=action.name, arguments=arguments)
+    lookups = [identity.call, *part.lookups]
+    ok, results = context.run(lookups, person)
+    if not ok:
+        context.failures[action.name][_reason(results[-1])] += 1
+        return None
+    session = context.session
+    breached = session.breaches(action.name, arguments)
+    offer = session.offer(action.name, arguments)
+    ok, results = context.run([*lookups, write], person)
+    touched = {(tool.param_refs[name], str(arguments[name])) for name in tool.param_refs}
+    draft = Draft("write", person, persona, identity, [*lookups, write], 1, [part], touched=touched, family=action.name)
+    if offer is not None and keep_offer(context, draft, offer):
+        return None
+    if not ok:
+        refusal = results[-1].get("error", {})
+        if refusal.get("code") == "policy_violation" and refusal.get("policy") in context.rules:
+            forbid(context, draft, [str(refusal["policy"])])
+        context.failures[action.name][_reason(results[-1])] += 1
+        return None
+    if breached:
+        forbid(context, draft, breached)
+        return None
+    history = session.history()
+    if not fold_history(history.writes, history.keys):
+        context.failures[action.name]["every attempt asked for what already holds"] += 1
+        return None
+    return draft
+
+
+def _reason(result: dict[str, Any]) -> str:
+    error = result.get("error", {})
+    return f"{error.get('code', 'error')}: {error.get('message', '')}".strip()

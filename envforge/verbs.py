@@ -1,0 +1,194 @@
+"""The library's verbs: what the commands of the same names do, as typed functions over plain values.
+
+Each takes paths and options, calls the package that does the work, and returns its typed outcome; none
+prints. Those that take long report through the callbacks they are handed (`on_stage`, `progress`), which is
+how the command line draws its bars. Bad input raises a `UserInputError` naming what to fix.
+
+Each verb imports what it calls when it runs, so `import envforge` stays cheap and a verb loads only its own.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from envforge.pipeline.dag import DEFAULT_ROWS, DEFAULT_TASKS
+from envforge.rollout.options import RolloutOptions
+
+if TYPE_CHECKING:
+    from envforge.executors import ExecutorKind, Progress
+    from envforge.export.run import ExportReport
+    from envforge.pipeline.runner import StageResult
+    from envforge.rollout.run import RolloutReport
+    from envforge.rollout.trajectory import Trajectory
+    from envforge.stages.generate import RunResult
+    from envforge.suite.report import BatchOutcome, SuiteReport
+    from envforge.validators.results import CheckResult
+
+__all__ = ["RolloutOptions", "batch", "check", "export_packages", "fuse", "generate", "roll_out", "validate"]
+
+
+def generate(
+    blueprint: str | Path,
+    out: str | Path = "generated",
+    *,
+    seed: int = 0,
+    rows: int = DEFAULT_ROWS,
+    tasks: int = DEFAULT_TASKS,
+    force: bool = False,
+    from_stage: str | None = None,
+    on_stage: Callable[[StageResult], None] | None = None,
+) -> RunResult:
+    """One package from a blueprint file or a shipped blueprint's name (`"retail"`) into `out/<domain>/`.
+
+    Resumable: the stages cached under `out/.cache/` are not built again, unless `force` (every stage) or
+    `from_stage` (that stage and those after it) says so.
+    """
+    from envforge.pipeline.dag import GenerateConfig
+    from envforge.stages.generate import run_pipeline
+    from envforge.suite.blueprints import resolve_blueprint
+
+    config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
+    path = resolve_blueprint(str(blueprint))
+    return run_pipeline(path, Path(out), config, force=force, from_stage=from_stage, on_stage=on_stage)
+
+
+def batch(
+    blueprints: Sequence[str | Path],
+    out: str | Path = "generated",
+    *,
+    seed: int = 0,
+    rows: int = DEFAULT_ROWS,
+    tasks: int = DEFAULT_TASKS,
+    workers: int = 2,
+    executor: ExecutorKind = "local",
+    address: str | None = None,
+    progress: Progress[BatchOutcome] | None = None,
+) -> SuiteReport:
+    """Many packages, from blueprint files, shipped names, folders of blueprints and list files (`@suite.txt`),
+    in a pool of `workers` processes or (`executor="ray"`) as Ray tasks on the cluster at `address` (None starts
+    Ray here). A failing blueprint never stops the others: it is a row of the report, which is also saved as
+    `out/suite.json`. Rerunning resumes from the stage cache.
+    """
+    from envforge.executors import import_ray
+    from envforge.suite.blueprints import check_distinct, resolve_suite
+    from envforge.suite.run import run_suite
+
+    if executor == "ray":
+        import_ray()
+    entries = resolve_suite([str(blueprint) for blueprint in blueprints])
+    check_distinct(entries, Path(out))
+    return run_suite(
+        [entry.path for entry in entries],
+        Path(out),
+        seed=seed,
+        rows=rows,
+        tasks=tasks,
+        workers=workers,
+        progress=progress,
+        executor=executor,
+        address=address,
+    )
+
+
+def fuse(
+    blueprints: Sequence[str | Path],
+    out: str | Path = "generated",
+    *,
+    domain: str | None = None,
+    identity: str | None = None,
+    prefixes: Sequence[str] = (),
+    save: str | Path | None = None,
+    seed: int = 0,
+    rows: int = DEFAULT_ROWS,
+    tasks: int = DEFAULT_TASKS,
+    force: bool = False,
+    on_stage: Callable[[StageResult], None] | None = None,
+) -> RunResult:
+    """One package of 2-3 domains, the same person in each: their `compose:` blueprint (saved to `save` too,
+    to add bridges to), generated into `out/<domain>/`. `identity` is the person field that links them (default:
+    one they share, email first); a prefix is `DOMAIN=PREFIX` (default: the domain id).
+    """
+    from envforge.errors import UserInputError
+    from envforge.files import write_file_atomic
+    from envforge.pipeline.dag import GenerateConfig
+    from envforge.stages.generate import run_pipeline
+    from envforge.suite.blueprints import resolve_blueprint
+    from envforge.suite.fusion import composition_data, composition_yaml
+
+    paths = [resolve_blueprint(str(blueprint)) for blueprint in blueprints]
+    if save is not None and Path(save).exists() and not force:
+        raise UserInputError(f"--save {save}: the file exists; pass --force to overwrite it, or choose another path")
+    with tempfile.TemporaryDirectory(prefix="envforge-fuse-") as scratch:
+        target = Path(save) if save is not None else Path(scratch) / "fused.yaml"
+        data = composition_data(paths, domain=domain, identity=identity, prefixes=list(prefixes), folder=target.parent)
+        write_file_atomic(target, composition_yaml(data))
+        config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
+        return run_pipeline(target, Path(out), config, force=force, on_stage=on_stage)
+
+
+def check(package: str | Path, *, sample: int | None = None, junit: str | Path | None = None) -> list[CheckResult]:
+    """The conformance suite on a package: file integrity, tool tests, every verifier through the gate, oracle
+    and reset determinism, an MCP round trip, the apps. `sample` gates and replays only that many tasks (an even
+    spread); `junit` also writes the results there as JUnit XML."""
+    from envforge.files import write_file_atomic
+    from envforge.validators.checks import run_checks
+    from envforge.validators.junit import render_junit
+    from envforge.validators.loaded_package import open_for_check, read_env_id
+
+    opened = open_for_check(Path(package))
+    results = run_checks(opened, sample=sample)
+    if junit is not None:
+        write_file_atomic(Path(junit), render_junit(read_env_id(opened), results))
+    return results
+
+
+def roll_out(
+    package: str | Path, options: RolloutOptions, *, progress: Progress[Trajectory] | None = None
+) -> RolloutReport:
+    """A served model on a package's tasks, `options.k` episodes each, every episode saved as a trajectory
+    (`options.out`, default runs/rollouts/<domain>-<model>.jsonl). Works inside a running event loop too."""
+    from envforge.rollout.run import RolloutReport, rollout_and_save
+    from envforge.rollout.solvability import summarize_rollouts
+
+    trajectories, path = rollout_and_save(Path(package), options, progress)
+    k = max((trajectory.sample for trajectory in trajectories), default=0) + 1
+    return RolloutReport(trajectories, path, summarize_rollouts(trajectories, k))
+
+
+def validate(
+    package: str | Path,
+    options: RolloutOptions,
+    *,
+    keep_pass_rate: tuple[float, float] = (0.0, 1.0),
+    progress: Progress[Trajectory] | None = None,
+) -> RolloutReport:
+    """`roll_out`, then the tasks' solvability (pass@k, pass^k, training pools by `keep_pass_rate`, failure
+    classes) written into the package's report."""
+    from envforge.rollout.run import RolloutReport, rollout_and_save
+    from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
+
+    trajectories, path = rollout_and_save(Path(package), options, progress)
+    summary = summarize_rollouts(trajectories, options.k, keep_pass_rate)
+    write_rollout_report(Path(package), summary)
+    return RolloutReport(trajectories, path, summary)
+
+
+def export_packages(
+    packages: Sequence[str | Path],
+    out: str | Path = "exports",
+    formats: Sequence[str] = ("all",),
+    *,
+    test_fraction: float = 0.1,
+    rollouts: Sequence[str | Path] | None = None,
+) -> ExportReport:
+    """Packages (or folders of them) as installable Gymnasium wheels, verl, TRL and SFT datasets and MCP config,
+    each output folder written whole; `formats` as `--format` takes them. `rollouts` are trajectory files whose
+    passing episodes join the SFT data."""
+    from envforge.export.run import export, parse_formats
+
+    chosen = parse_formats(list(formats))
+    files = [Path(path) for path in rollouts] if rollouts is not None else None
+    return export([Path(path) for path in packages], Path(out), chosen, test_fraction=test_fraction, rollouts=files)
