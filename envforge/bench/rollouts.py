@@ -16,9 +16,9 @@ from pathlib import Path
 
 from envforge.bench.report import BenchRow
 from envforge.llm import InfrastructureError, LLMClient
-from envforge.rollout.episode import RolloutConfig
-from envforge.rollout.runner import RolloutPlan, run_rollouts
-from envforge.rollout.trajectory import Trajectory
+from envforge.rollouts.episode import RolloutConfig
+from envforge.rollouts.runner import RolloutPlan, run_rollouts
+from envforge.rollouts.trajectory import Trajectory
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.users.scripted import ScriptedUser
 

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
+from envforge.rollouts.solvability import summarize_rollouts, write_rollout_report
 from envforge.validators.package_integrity import check_package_integrity
 from envforge.validators.ui_replay import record_replay
 
