@@ -74,23 +74,14 @@ def batch(
     """
     from envforge.executors import import_ray
     from envforge.suite.blueprints import check_distinct, resolve_suite
-    from envforge.suite.run import run_suite
+    from envforge.suite.run import BatchSettings, run_suite
 
     if executor == "ray":
         import_ray()
     entries = resolve_suite([str(blueprint) for blueprint in blueprints])
     check_distinct(entries, Path(out))
-    return run_suite(
-        [entry.path for entry in entries],
-        Path(out),
-        seed=seed,
-        rows=rows,
-        tasks=tasks,
-        workers=workers,
-        progress=progress,
-        executor=executor,
-        address=address,
-    )
+    settings = BatchSettings(seed, rows, tasks, workers, executor, address)
+    return run_suite([entry.path for entry in entries], Path(out), settings, progress)
 
 
 def fuse(
