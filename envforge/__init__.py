@@ -1,8 +1,8 @@
 """envforge: synthesize interactive, verifiable environments for tool-using LLM agents.
 
 From Python, the verbs are the library: `envforge.generate("retail", "generated")` builds a package and returns
-its `RunResult`; `batch`, `fuse`, `check`, `roll_out`, `validate` and `export_packages` do what the commands of
-those names do (`rollout` and `export` are names of envforge's packages, so those two verbs are named apart).
+its `RunResult`; `batch`, `fuse`, `check`, `rollout`, `validate` and `export` do what the commands of
+those names do (their packages are `rollouts/` and `exporters/`, so each verb has its name).
 They take plain values (paths, names, `RolloutOptions`), return typed outcomes, and never print. They load on
 first use: `import envforge`, which every exported package's runtime does, loads only `envforge.version`.
 
@@ -25,8 +25,8 @@ two files do):
   whose fields are named for the stages that make them), `artifact.py` its output. A stage imports of
   another stage only its `artifact` module. `stages/registry.py` assembles the DAG; `stages/generate.py`
   runs it for a blueprint and publishes the package.
-- `llm/`, `users/`, `rollout/` (episodes of a served model, here or on Ray), `synthesis/`, `validators/`,
-  `export/`, `adapters/`, `bench/`, `serving/`, `lint/` (a blueprint's static checks and a dry run of the
+- `llm/`, `users/`, `rollouts/` (episodes of a served model, here or on Ray), `synthesis/`, `validators/`,
+  `exporters/`, `adapters/`, `bench/`, `serving/`, `lint/` (a blueprint's static checks and a dry run of the
   stages up to the verifier gate).
 - `suite/`: blueprint files as a user names and writes them (shipped names, folders, list files; `new`'s
   starting blueprint; `fuse`'s `compose:` blueprint), and a batch of them in a process pool or on Ray, with its
@@ -62,17 +62,17 @@ from typing import TYPE_CHECKING
 from envforge.version import __version__
 
 if TYPE_CHECKING:
-    from envforge.verbs import RolloutOptions, batch, check, export_packages, fuse, generate, roll_out, validate
+    from envforge.verbs import RolloutOptions, batch, check, export, fuse, generate, rollout, validate
 
 __all__ = [
     "RolloutOptions",
     "__version__",
     "batch",
     "check",
-    "export_packages",
+    "export",
     "fuse",
     "generate",
-    "roll_out",
+    "rollout",
     "validate",
 ]
 

@@ -15,19 +15,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from envforge.pipeline.dag import DEFAULT_ROWS, DEFAULT_TASKS
-from envforge.rollout.options import RolloutOptions
+from envforge.rollouts.options import RolloutOptions
 
 if TYPE_CHECKING:
     from envforge.executors import ExecutorKind, Progress
-    from envforge.export.run import ExportReport
+    from envforge.exporters.run import ExportReport
     from envforge.pipeline.runner import StageResult
-    from envforge.rollout.run import RolloutReport
-    from envforge.rollout.trajectory import Trajectory
+    from envforge.rollouts.run import RolloutReport
+    from envforge.rollouts.trajectory import Trajectory
     from envforge.stages.generate import RunResult
     from envforge.suite.report import BatchOutcome, SuiteReport
     from envforge.validators.results import CheckResult
 
-__all__ = ["RolloutOptions", "batch", "check", "export_packages", "fuse", "generate", "roll_out", "validate"]
+__all__ = ["RolloutOptions", "batch", "check", "export", "fuse", "generate", "rollout", "validate"]
 
 
 def generate(
@@ -74,23 +74,14 @@ def batch(
     """
     from envforge.executors import import_ray
     from envforge.suite.blueprints import check_distinct, resolve_suite
-    from envforge.suite.run import run_suite
+    from envforge.suite.run import BatchSettings, run_suite
 
     if executor == "ray":
         import_ray()
     entries = resolve_suite([str(blueprint) for blueprint in blueprints])
     check_distinct(entries, Path(out))
-    return run_suite(
-        [entry.path for entry in entries],
-        Path(out),
-        seed=seed,
-        rows=rows,
-        tasks=tasks,
-        workers=workers,
-        progress=progress,
-        executor=executor,
-        address=address,
-    )
+    settings = BatchSettings(seed, rows, tasks, workers, executor, address)
+    return run_suite([entry.path for entry in entries], Path(out), settings, progress)
 
 
 def fuse(
@@ -145,13 +136,13 @@ def check(package: str | Path, *, sample: int | None = None, junit: str | Path |
     return results
 
 
-def roll_out(
+def rollout(
     package: str | Path, options: RolloutOptions, *, progress: Progress[Trajectory] | None = None
 ) -> RolloutReport:
     """A served model on a package's tasks, `options.k` episodes each, every episode saved as a trajectory
     (`options.out`, default runs/rollouts/<domain>-<model>.jsonl). Works inside a running event loop too."""
-    from envforge.rollout.run import RolloutReport, rollout_and_save
-    from envforge.rollout.solvability import summarize_rollouts
+    from envforge.rollouts.run import RolloutReport, rollout_and_save
+    from envforge.rollouts.solvability import summarize_rollouts
 
     trajectories, path = rollout_and_save(Path(package), options, progress)
     k = max((trajectory.sample for trajectory in trajectories), default=0) + 1
@@ -165,10 +156,10 @@ def validate(
     keep_pass_rate: tuple[float, float] = (0.0, 1.0),
     progress: Progress[Trajectory] | None = None,
 ) -> RolloutReport:
-    """`roll_out`, then the tasks' solvability (pass@k, pass^k, training pools by `keep_pass_rate`, failure
+    """`rollout`, then the tasks' solvability (pass@k, pass^k, training pools by `keep_pass_rate`, failure
     classes) written into the package's report."""
-    from envforge.rollout.run import RolloutReport, rollout_and_save
-    from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
+    from envforge.rollouts.run import RolloutReport, rollout_and_save
+    from envforge.rollouts.solvability import summarize_rollouts, write_rollout_report
 
     trajectories, path = rollout_and_save(Path(package), options, progress)
     summary = summarize_rollouts(trajectories, options.k, keep_pass_rate)
@@ -176,7 +167,7 @@ def validate(
     return RolloutReport(trajectories, path, summary)
 
 
-def export_packages(
+def export(
     packages: Sequence[str | Path],
     out: str | Path = "exports",
     formats: Sequence[str] = ("all",),
@@ -187,7 +178,7 @@ def export_packages(
     """Packages (or folders of them) as installable Gymnasium wheels, verl, TRL and SFT datasets and MCP config,
     each output folder written whole; `formats` as `--format` takes them. `rollouts` are trajectory files whose
     passing episodes join the SFT data."""
-    from envforge.export.run import export, parse_formats
+    from envforge.exporters.run import export, parse_formats
 
     chosen = parse_formats(list(formats))
     files = [Path(path) for path in rollouts] if rollouts is not None else None

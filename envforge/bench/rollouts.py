@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 from envforge.bench.report import BenchRow
 from envforge.llm import InfrastructureError, LLMClient
-from envforge.rollout.episode import RolloutConfig
-from envforge.rollout.runner import RolloutPlan, run_rollouts
-from envforge.rollout.trajectory import Trajectory
+from envforge.rollouts.episode import RolloutConfig
+from envforge.rollouts.runner import RolloutPlan, run_rollouts
+from envforge.rollouts.trajectory import Trajectory
 from envforge.runtime.episode import EnvPackage
 from envforge.users.scripted import ScriptedUser
 

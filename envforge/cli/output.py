@@ -17,13 +17,13 @@ from rich.text import Text
 
 if TYPE_CHECKING:
     from envforge.bench.report import BenchReport
-    from envforge.export.run import ExportReport
+    from envforge.exporters.run import ExportReport
     from envforge.ir.tasks import TaskSpec, Verdict
     from envforge.ir.verification import RolloutSummary, UIReplaySummary
     from envforge.lint.report import LintReport
     from envforge.pipeline.runner import StageResult
-    from envforge.rollout.reverify import ReverifyReport
-    from envforge.rollout.trajectory import Trajectory
+    from envforge.rollouts.reverify import ReverifyReport
+    from envforge.rollouts.trajectory import Trajectory
     from envforge.stages.generate import RunResult
     from envforge.suite.report import BatchOutcome, SuiteReport
     from envforge.suite.throughput import SuiteBenchReport

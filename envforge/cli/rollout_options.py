@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from envforge.cli.options import CacheDir, Offline
-from envforge.rollout.options import RolloutOptions
+from envforge.rollouts.options import RolloutOptions
 
 OPTIONS: dict[str, Any] = {
     "base_url": Annotated[

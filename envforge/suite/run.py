@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from envforge.errors import EnvforgeError, UserInputError
 from envforge.executors import ExecutorKind, Progress, no_progress, run_local, run_ray
 from envforge.files import clean_leftovers, dump_json, write_file_atomic
 from envforge.suite.report import SUITE_JSON, BatchOutcome, SuiteReport
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """What every package of a batch is generated with, and where the work runs."""
+
+    seed: int
+    rows: int
+    tasks: int
+    workers: int
+    """Processes of the local pool; Ray schedules by its cluster's CPUs instead."""
+    executor: ExecutorKind = "local"
+    address: str | None = None
+    """The Ray cluster to join; None starts Ray here."""
 
 
 def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> BatchOutcome:
@@ -47,27 +62,18 @@ def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> Bat
 
 
 def run_batch(
-    paths: list[Path],
-    out: Path,
-    *,
-    seed: int,
-    rows: int,
-    tasks: int,
-    workers: int,
-    progress: Progress[BatchOutcome] | None = None,
-    executor: ExecutorKind = "local",
-    address: str | None = None,
+    paths: list[Path], out: Path, settings: BatchSettings, progress: Progress[BatchOutcome] | None = None
 ) -> list[BatchOutcome]:
     """Outcomes in the order of `paths`. Rerunning resumes: finished stages come from the cache."""
-    if address is not None:
+    if settings.address is not None:
         # Workers on other machines have working directories of their own, so they get absolute paths; abspath,
         # not resolve, because a shared file system may be mounted through links that differ between nodes.
         paths, out = [Path(os.path.abspath(path)) for path in paths], Path(os.path.abspath(out))
-    calls = [(path, out, seed, rows, tasks) for path in paths]
+    calls = [(path, out, settings.seed, settings.rows, settings.tasks) for path in paths]
     finished = (
-        run_ray(generate_one, calls, address=address)
-        if executor == "ray"
-        else run_local(generate_one, calls, workers=workers)
+        run_ray(generate_one, calls, address=settings.address)
+        if settings.executor == "ray"
+        else run_local(generate_one, calls, workers=settings.workers)
     )
     outcomes: dict[int, BatchOutcome] = {}
     with (progress or no_progress)(len(paths)) as advance:
@@ -83,40 +89,21 @@ def run_batch(
 
 
 def run_suite(
-    paths: list[Path],
-    out: Path,
-    *,
-    seed: int,
-    rows: int,
-    tasks: int,
-    workers: int,
-    progress: Progress[BatchOutcome] | None = None,
-    executor: ExecutorKind = "local",
-    address: str | None = None,
+    paths: list[Path], out: Path, settings: BatchSettings, progress: Progress[BatchOutcome] | None = None
 ) -> SuiteReport:
     """`run_batch`, then its report saved as `out/suite.json`: a reader sees the last finished batch's report
     whole, never a partial one, and a killed batch leaves the one before it."""
     clean_leftovers(out, SUITE_JSON)
     started = time.perf_counter()
-    outcomes = run_batch(
-        paths,
-        out,
-        seed=seed,
-        rows=rows,
-        tasks=tasks,
-        workers=workers,
-        progress=progress,
-        executor=executor,
-        address=address,
-    )
+    outcomes = run_batch(paths, out, settings, progress)
     report = SuiteReport(
         outcomes,
         out,
-        executor,
-        workers if executor == "local" else None,
-        seed,
-        rows,
-        tasks,
+        settings.executor,
+        settings.workers if settings.executor == "local" else None,
+        settings.seed,
+        settings.rows,
+        settings.tasks,
         time.perf_counter() - started,
     )
     write_file_atomic(report.path, dump_json(report.as_dict()))

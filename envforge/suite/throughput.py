@@ -17,7 +17,7 @@ from typing import Any
 
 from envforge.executors import ExecutorKind, Progress, import_ray, start_local_ray
 from envforge.suite.report import BatchOutcome, SuiteReport
-from envforge.suite.run import run_suite
+from envforge.suite.run import BatchSettings, run_suite
 
 
 @dataclass(frozen=True)
@@ -124,17 +124,8 @@ def run_suite_bench(
     measured: dict[ExecutorKind, ExecutorRuns] = {}
     with tempfile.TemporaryDirectory(prefix="envforge-bench-suite-") as scratch:
         for executor in sorted(executors, key=lambda kind: kind == "ray"):
-            measured[executor] = _measure(
-                executor,
-                paths,
-                Path(scratch),
-                workers=workers,
-                seed=seed,
-                rows=rows,
-                tasks=tasks,
-                repeat=repeat,
-                progress=progress,
-            )
+            settings = BatchSettings(seed, rows, tasks, workers, executor)
+            measured[executor] = _measure(settings, paths, Path(scratch), repeat, progress)
     runs = {
         f"{executor} run {number}": report.outcomes
         for executor in executors
@@ -152,17 +143,13 @@ def run_suite_bench(
 
 
 def _measure(
-    executor: ExecutorKind,
+    settings: BatchSettings,
     paths: list[Path],
     scratch: Path,
-    *,
-    workers: int,
-    seed: int,
-    rows: int,
-    tasks: int,
     repeat: int,
     progress: Progress[BatchOutcome] | None,
 ) -> ExecutorRuns:
+    executor = settings.executor
     ray = import_ray() if executor == "ray" else None
     started = time.perf_counter()
     owned = ray is not None and not ray.is_initialized()
@@ -170,19 +157,11 @@ def _measure(
         start_local_ray(ray)
     startup = time.perf_counter() - started if owned else 0.0
     try:
-        parallelism = int(ray.cluster_resources().get("CPU", 0)) if ray is not None else min(workers, len(paths))
+        parallelism = (
+            int(ray.cluster_resources().get("CPU", 0)) if ray is not None else min(settings.workers, len(paths))
+        )
         reports = [
-            run_suite(
-                paths,
-                scratch / f"{executor}-{number}",
-                seed=seed,
-                rows=rows,
-                tasks=tasks,
-                workers=workers,
-                progress=progress,
-                executor=executor,
-            )
-            for number in range(1, repeat + 1)
+            run_suite(paths, scratch / f"{executor}-{number}", settings, progress) for number in range(1, repeat + 1)
         ]
     finally:
         if ray is not None and owned:

@@ -16,7 +16,7 @@ import pytest
 
 from envforge.executors import ExecutorKind, run_ray
 from envforge.suite.report import BatchOutcome
-from envforge.suite.run import run_batch
+from envforge.suite.run import BatchSettings, run_batch
 from tests.cli.test_bad_input import run_main
 from tests.conftest import REPO
 
@@ -24,7 +24,7 @@ BLUEPRINTS = [REPO / "blueprints" / "library.yaml", REPO / "blueprints" / "clini
 
 
 def small_batch(out: Path, executor: ExecutorKind) -> list[BatchOutcome]:
-    return run_batch(BLUEPRINTS, out, seed=0, rows=60, tasks=4, workers=2, executor=executor)
+    return run_batch(BLUEPRINTS, out, BatchSettings(seed=0, rows=60, tasks=4, workers=2, executor=executor))
 
 
 def package_files(package: Path) -> dict[str, bytes]:

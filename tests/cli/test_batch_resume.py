@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from envforge.export.run import find_packages
+from envforge.exporters.run import find_packages
 from envforge.files import read_files
 from envforge.stages.registry import STAGES
 from envforge.validators.loaded_package import open_for_check

@@ -8,7 +8,7 @@ import pytest
 import typer.main
 
 from envforge.cli.app import app
-from envforge.rollout.options import RolloutOptions
+from envforge.rollouts.options import RolloutOptions
 
 
 @pytest.mark.parametrize(("command", "samples"), [("rollout", 1), ("validate", 4)])

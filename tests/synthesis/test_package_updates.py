@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from envforge.rollout.solvability import summarize_rollouts, write_rollout_report
+from envforge.rollouts.solvability import summarize_rollouts, write_rollout_report
 from envforge.runtime.opened_package import open_package
 from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import check_package_integrity

@@ -34,5 +34,5 @@ def export(
     import envforge
     from envforge.cli.output import print_export
 
-    report = envforge.export_packages(packages, out, formats, test_fraction=test_fraction, rollouts=rollouts)
+    report = envforge.export(packages, out, formats, test_fraction=test_fraction, rollouts=rollouts)
     print_export(report, as_json=as_json)

@@ -23,7 +23,7 @@ def reverify(
 ) -> None:
     """Judge stored trajectories again with the package's current verifiers (after a verifier fix)."""
     from envforge.cli.output import print_reverify
-    from envforge.rollout.reverify import reverify_saved
+    from envforge.rollouts.reverify import reverify_saved
 
     result = reverify_saved(package, trajectories, out, report=report)
     print_reverify(result, out or trajectories, as_json=as_json)

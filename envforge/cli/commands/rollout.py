@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from envforge.cli.options import AsJson, Package
 from envforge.cli.rollout_options import with_rollout_options
-from envforge.rollout.options import RolloutOptions
+from envforge.rollouts.options import RolloutOptions
 
 
 @with_rollout_options(samples=1)
@@ -13,5 +13,5 @@ def rollout(package: Package, options: RolloutOptions, as_json: AsJson = False) 
     import envforge
     from envforge.cli.output import episode_progress, print_solvability
 
-    report = envforge.roll_out(package, options, progress=episode_progress)
+    report = envforge.rollout(package, options, progress=episode_progress)
     print_solvability(report.summary, report.path, as_json=as_json)

@@ -9,7 +9,7 @@ import typer
 from envforge.cli.options import AsJson, Package
 from envforge.cli.rollout_options import with_rollout_options
 from envforge.errors import UserInputError
-from envforge.rollout.options import RolloutOptions
+from envforge.rollouts.options import RolloutOptions
 
 
 @with_rollout_options(samples=4)

@@ -1,0 +1,107 @@
+"""verl datasets and configs: Parquet rows verl's RLHFDataset reads, the tool config, the agent loop.
+
+Rows carry no answer and no verifier: the prompt is the policy and the user's request, and
+`reward_model.ground_truth` is the task id, which the reward side resolves against the installed
+environment wheel. Rows have no `agent_name`: choose the loop with `rollout.agent.default_agent_loop`
+(`envforge_agent` owns one session per trajectory; `tool_agent` is verl's stock loop).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from envforge.exporters.split import Split
+from envforge.exporters.tables import parquet_bytes
+from envforge.exporters.wheels_names import module_name
+from envforge.runtime.episode import EnvPackage
+
+AGENT_LOOP_NAME = "envforge_agent"
+AGENT_LOOP_TARGET = "envforge.adapters.verl_agent.EnvforgeAgentLoop"
+TOOL_CLASS = "envforge.adapters.verl_agent.EnvforgeTool"
+DEFAULT_MAX_TURNS = 8
+
+
+def verl_row(package: EnvPackage, task_id: str, split: Split, index: int, with_tools_kwargs: bool) -> dict[str, Any]:
+    env_module = module_name(package.env.blueprint.domain)
+    extra_info: dict[str, Any] = {"split": split, "index": index, "env_module": env_module, "task_id": task_id}
+    if with_tools_kwargs:
+        # Every row of one environment names the same tools, so Parquet's merged struct has no holes.
+        create = {"create_kwargs": {"env_module": env_module, "task_id": task_id}}
+        extra_info["tools_kwargs"] = {tool.name: create for tool in package.env.toolgraph.tools}
+    return {
+        "data_source": package.env_id,
+        "prompt": package.trainer_prompt(task_id),
+        "ability": "tool_use",
+        "reward_model": {"style": "rule", "ground_truth": task_id},
+        "extra_info": extra_info,
+    }
+
+
+_HINTS = {
+    "format": "format {}",
+    "pattern": "matching {}",
+    "minimum": "at least {}",
+    "maximum": "at most {}",
+    "minLength": "at least {} characters",
+    "maxLength": "at most {} characters",
+    "default": "default {}",
+}
+
+
+def verl_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
+    """verl keeps only `type`, `description` and `enum` of each argument: say the other constraints in words."""
+    properties = {}
+    for name, schema in parameters.get("properties", {}).items():
+        hints = [template.format(schema[key]) for key, template in _HINTS.items() if key in schema]
+        description = str(schema.get("description") or f"The {name}.")
+        if hints:
+            description = f"{description.rstrip('.')} ({'; '.join(hints)})."
+        properties[name] = {**schema, "description": description}
+    return {**parameters, "properties": properties}
+
+
+def tool_config(package: EnvPackage) -> dict[str, Any]:
+    """verl's tool YAML for the stock tool agent loop (one environment: tool names are per environment)."""
+    env_module = module_name(package.env.blueprint.domain)
+    return {
+        "tools": [
+            {
+                "class_name": TOOL_CLASS,
+                "config": {"type": "native", "env_module": env_module},
+                "tool_schema": {
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": verl_parameters(tool.parameters),
+                    },
+                },
+            }
+            for tool in package.env.toolgraph.tools
+        ]
+    }
+
+
+def agent_loop_config() -> list[dict[str, Any]]:
+    return [{"name": AGENT_LOOP_NAME, "_target_": AGENT_LOOP_TARGET, "max_turns": DEFAULT_MAX_TURNS}]
+
+
+def _yaml(value: object) -> bytes:
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=120).encode()
+
+
+def render_verl(packages: list[EnvPackage], splits: dict[str, dict[str, Split]]) -> dict[str, bytes]:
+    """train.parquet, test.parquet and agent_loop.yaml; tool_config.yaml too for a single environment."""
+    single = len(packages) == 1
+    rows: dict[Split, list[dict[str, Any]]] = {"train": [], "test": []}
+    for package in packages:
+        for task_id in package.task_ids:
+            split = splits[package.env_id][task_id]
+            rows[split].append(verl_row(package, task_id, split, len(rows[split]), with_tools_kwargs=single))
+    files = {f"{split}.parquet": parquet_bytes(split_rows) for split, split_rows in rows.items()}
+    files["agent_loop.yaml"] = _yaml(agent_loop_config())
+    if single:
+        files["tool_config.yaml"] = _yaml(tool_config(packages[0]))
+    return files
