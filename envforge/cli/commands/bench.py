@@ -47,40 +47,17 @@ def bench(
     as_json: AsJson = False,
 ) -> None:
     """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
-
-    from envforge.bench.generate import bench_generate
-    from envforge.bench.runtime import run_bench
-    from envforge.bench.sizes import parse_sizes
+    from envforge.bench.modes import bench_app, bench_runtime, bench_served_model
     from envforge.cli.output import print_bench
 
     if app_kind is not None:
-        from envforge.bench.apps import bench_apps
-        from envforge.bench.report import BenchReport
-        from envforge.runtime.environment import load_environment
-
-        rows = bench_apps(package.resolve(), app_kind, repeat=max(3, min(repeat, 10)))
-        env_id = load_environment(package).env_id
-        print_bench(BenchReport(env_id, str(package.resolve()), repeat, 0, rows), as_json=as_json)
-        return
-    if base_url is not None:
-        from envforge.bench.report import BenchReport
-        from envforge.bench.rollouts import bench_rollouts
-        from envforge.runtime.environment import load_environment
-
+        report = bench_app(package, app_kind, repeat=repeat)
+    elif base_url is not None:
         if model is None:
             raise UserInputError("--base-url needs --model: the name the endpoint serves")
-        try:
-            levels = [int(part) for part in concurrency.split(",") if part.strip()]
-        except ValueError:
-            levels = []
-        if not levels or min(levels) < 1:
-            raise UserInputError(f"--concurrency: '{concurrency}' is not a comma-separated list of positive integers")
-        rows = bench_rollouts(package, base_url, model, concurrencies=levels, episodes=episodes)
-        env_id = load_environment(package).env_id
-        print_bench(BenchReport(env_id, str(package.resolve()), episodes, 0, rows), as_json=as_json)
-        return
-    row_counts = parse_sizes(sizes)
-    report = run_bench(package, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
-    if generation:
-        report.rows.append(bench_generate(package.resolve()))
+        report = bench_served_model(package, base_url, model, concurrency=concurrency, episodes=episodes)
+    else:
+        report = bench_runtime(
+            package, sessions=sessions, repeat=repeat, generation=generation, sizes=sizes, scale_tasks=scale_tasks
+        )
     print_bench(report, as_json=as_json)

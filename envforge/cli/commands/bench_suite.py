@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 
 from envforge.cli.options import AsJson, Rows, Seed, Tasks
-from envforge.errors import EnvforgeError, UserInputError, did_you_mean
-
-EXECUTORS = ("local", "ray")
+from envforge.errors import EnvforgeError
 
 
 def bench_suite(
@@ -33,30 +30,11 @@ def bench_suite(
     """Run one batch with each executor into fresh folders --repeat times: median packages/hour and tasks/s,
     the ratio to the first executor, and a check that every executor wrote the same packages (exit 1 if not)."""
     from envforge.cli.output import batch_progress, print_suite_bench
-    from envforge.executors import RAY_INSTALL, ExecutorKind, import_ray
-    from envforge.suite.blueprints import check_distinct, resolve_suite
-    from envforge.suite.throughput import run_suite_bench
+    from envforge.suite.throughput import parse_executors, run_suite_bench
 
-    kinds = [part.strip() for part in executors.split(",") if part.strip()]
-    for kind in kinds:
-        if kind not in EXECUTORS:
-            hint = did_you_mean(kind, EXECUTORS) or f"; executors: {', '.join(EXECUTORS)}"
-            raise UserInputError(f"--executors: unknown executor '{kind}'{hint}")
-    if not kinds or len(set(kinds)) < len(kinds):
-        raise UserInputError(f"--executors {executors}: name each of {', '.join(EXECUTORS)} at most once")
-    if "ray" in kinds:
-        try:
-            import_ray()
-        except UserInputError:
-            raise UserInputError(
-                f"--executors {executors}: ray needs Ray, which is not installed: {RAY_INSTALL} "
-                "(or compare without it: --executors local)"
-            ) from None
-    entries = resolve_suite(blueprints)
-    check_distinct(entries, Path("OUT"))
     report = run_suite_bench(
-        [entry.path for entry in entries],
-        [cast("ExecutorKind", kind) for kind in kinds],
+        blueprints,
+        parse_executors(executors),
         workers=workers,
         seed=seed,
         rows=rows,

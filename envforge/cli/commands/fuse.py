@@ -45,7 +45,7 @@ def fuse(
     """Fuse 2-3 domains into one environment: namespaced tables and tools, the same person linked across them by
     a shared identity, merged policies, and tasks of which at least a third cross domains."""
     import envforge
-    from envforge.cli.output import print_run, stage_progress, warn_shortfall
+    from envforge.cli.output import print_run, stage_progress, warn
 
     with stage_progress(enabled=not as_json) as on_stage:
         result = envforge.fuse(
@@ -62,4 +62,4 @@ def fuse(
             on_stage=on_stage,
         )
     print_run(result, as_json=as_json)
-    warn_shortfall(result.package)
+    warn(result.warnings())

@@ -54,17 +54,18 @@ def generate(
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
     import envforge
-    from envforge.cli.output import print_run, stage_progress, warn_shortfall
+    from envforge.cli.output import print_run, print_synthesis, stage_progress, warn
 
     if from_description is not None:
-        from envforge.cli.describe import describe_config, generate_from_description
         from envforge.pipeline.dag import GenerateConfig
+        from envforge.synthesis.description import build_synthesis_config
+        from envforge.synthesis.run import synthesize_environment
 
         if blueprint is not None:
             raise UserInputError(
                 f"give a BLUEPRINT or --from-description, not both (got '{blueprint}' and a description)"
             )
-        llm = describe_config(
+        llm = build_synthesis_config(
             from_description,
             base_url=base_url,
             model=model,
@@ -76,8 +77,12 @@ def generate(
             json_mode=json_mode,
         )
         config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
-        synthesized = generate_from_description(llm, out, config, force=force, from_stage=from_stage, as_json=as_json)
-        warn_shortfall(synthesized.run.package)
+        with stage_progress(enabled=not as_json) as on_stage:
+            synthesized = synthesize_environment(
+                llm, out, config, force=force, from_stage=from_stage, on_stage=on_stage
+            )
+        print_synthesis(synthesized, as_json=as_json)
+        warn(synthesized.run.warnings())
         return
     if blueprint is None:
         raise UserInputError(
@@ -88,4 +93,4 @@ def generate(
             blueprint, out, seed=seed, rows=rows, tasks=tasks, force=force, from_stage=from_stage, on_stage=on_stage
         )
     print_run(result, as_json=as_json)
-    warn_shortfall(result.package)
+    warn(result.warnings())

@@ -32,9 +32,18 @@ def serve(
     ] = None,
 ) -> None:
     """Serve an environment over MCP (stdio, or streamable HTTP at /mcp), or its web or phone app (--app)."""
-    from envforge.cli.serving import run_app_server, run_server
+    from envforge.cli.output import announce
+    from envforge.runtime.serve import serve_app, serve_mcp
 
     if app_kind is not None:
-        run_app_server(package, app=app_kind, host=host, port=port)
+        serve_app(package, app=app_kind, host=host, port=port, announce=announce)
         return
-    run_server(package, transport=transport, host=host, port=port, max_episodes=max_episodes, idle_timeout=idle_timeout)
+    serve_mcp(
+        package,
+        transport=transport,
+        host=host,
+        port=port,
+        max_episodes=max_episodes,
+        idle_timeout=idle_timeout,
+        announce=announce,
+    )
