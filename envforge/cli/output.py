@@ -119,18 +119,7 @@ def print_ui_replay(summary: UIReplaySummary, package: Path, *, as_json: bool) -
         _json({"package": str(package), **summary.model_dump(mode="json")})
         return
     columns = ("app", "replayed", "passed", "median s", "dropped", "page problems", "toasts w/o write")
-    rows = (
-        (
-            app,
-            str(result.replayed),
-            str(result.passed),
-            f"{result.median_replay_s:.2f}",
-            ", ".join(f"{reason} {count}" for reason, count in result.failed.items()) or "none",
-            str(result.page_problems),
-            str(result.toasts_without_writes),
-        )
-        for app, result in summary.apps.items()
-    )
+    rows = [result.cells(app) for app, result in summary.apps.items()]
     _table(f"golden UI replay in Chromium {summary.chromium}", columns, rows)
     for problem in summary.problems:
         stdout.print(Text(f"  {problem}"))
@@ -138,9 +127,15 @@ def print_ui_replay(summary: UIReplaySummary, package: Path, *, as_json: bool) -
 
 
 def print_run(result: RunResult, *, as_json: bool) -> None:
+    """The stages (or JSON), then on stderr what the package's report warns of."""
     if as_json:
         _json(result.as_dict())
-        return
+    else:
+        _stages(result)
+    _warn(result.warnings())
+
+
+def _stages(result: RunResult) -> None:
     _table(f"{result.env_id} -> {result.package}", ("stage", "status", "seconds", "content hash"), result.rows())
 
 
@@ -159,11 +154,13 @@ def print_batch(report: SuiteReport, *, as_json: bool) -> None:
 
 
 def print_synthesis(result: SynthesisResult, *, as_json: bool) -> None:
+    """The stages and what the model did (or JSON), then on stderr what the package's report warns of."""
     if as_json:
         _json(result.as_dict())
-        return
-    print_run(result.run, as_json=False)
-    _table(f"LLM synthesis: {result.report.model}", ("what", Column("result", overflow="fold")), result.rows())
+    else:
+        _stages(result.run)
+        _table(f"LLM synthesis: {result.report.model}", ("what", Column("result", overflow="fold")), result.rows())
+    _warn(result.run.warnings())
 
 
 def print_verdict(task: TaskSpec, verdict: Verdict, outcomes: list[tuple[str, bool]], *, as_json: bool) -> None:
@@ -265,17 +262,7 @@ def print_solvability(summary: RolloutSummary, target: Path, *, as_json: bool) -
         _json({"trajectories": str(target), **summary.model_dump(mode="json", exclude={"tasks"})})
         return
     k = summary.k
-    rows = (
-        (
-            task.task_id,
-            f"{task.passed}/{task.episodes}",
-            f"{task.pass_at_k:.2f}",
-            f"{task.pass_hat_k:.2f}",
-            task.pool,
-            ", ".join(f"{name} {count}" for name, count in task.failures.items()),
-        )
-        for task in summary.tasks[:DETAILS_SHOWN]
-    )
+    rows = [task.cells() for task in summary.tasks[:DETAILS_SHOWN]]
     columns = ("task", "passed", f"pass@{k}", f"pass^{k}", "pool", "failures")
     _table(Text(f"{summary.model}: {summary.episodes} episodes, k={k}"), columns, rows)
     if len(summary.tasks) > DETAILS_SHOWN:
@@ -302,7 +289,7 @@ def print_reverify(report: ReverifyReport, target: Path, *, as_json: bool) -> No
     stdout.print(Text(f"{len(report.changed)} verdicts changed; {len(report.diverged)} replays diverged"))
 
 
-def warn(warnings: list[str]) -> None:
+def _warn(warnings: list[str]) -> None:
     for warning in warnings:
         print(f"envforge: warning: {warning}", file=sys.stderr)
 
