@@ -1,7 +1,7 @@
 """What the CLI prints: rich tables for people, JSON for machines, and progress bars on stderr.
 
-The outcomes lay out their own rows (`rows()`, `cells()`, `lines()`, `as_dict()`, all plain strings and data);
-this module draws them.
+An outcome that has rows lays them out itself, as plain strings (`cells()` of a row, `rows()`, `lines()`), and
+gives its JSON (`as_dict()`); this module chooses the titles and columns and draws them.
 """
 
 from __future__ import annotations
@@ -145,11 +145,8 @@ def print_batch(report: SuiteReport, *, as_json: bool) -> None:
         return
     headers = ("blueprint", "env id", "result", "tasks", "seconds", "stages cached", "package / error")
     columns = [Column(header, overflow="fold") for header in headers]
-    _table(
-        f"batch: {report.packages_ok}/{len(report.outcomes)} generated",
-        columns,
-        [outcome.cells() for outcome in report.outcomes],
-    )
+    rows = [outcome.cells() for outcome in report.outcomes]
+    _table(f"batch: {report.packages_ok}/{len(report.outcomes)} generated", columns, rows)
     stdout.print(Text(report.summary()), soft_wrap=True)
 
 
@@ -187,9 +184,8 @@ def print_bench(report: BenchReport, *, as_json: bool) -> None:
         _json(report.as_dict())
         return
     columns = ("measure", "median", "p95", "baseline", "baseline median", "speed-up", "goal", "met")
-    _table(
-        f"envforge bench {report.env_id} ({report.samples} samples each)", columns, [row.cells() for row in report.rows]
-    )
+    rows = [row.cells() for row in report.rows]
+    _table(f"envforge bench {report.env_id} ({report.samples} samples each)", columns, rows)
 
 
 def print_suite_bench(report: SuiteBenchReport, *, as_json: bool) -> None:

@@ -79,8 +79,8 @@ class SynthesisResult:
 
     def rows(self) -> list[tuple[str, str]]:
         """What the model did, and with what result: a row per step, the tokens and the cost."""
-        report, writing = self.report, self.report.blueprint
-        usage = report.usage
+        report = self.report
+        writing, usage = report.blueprint, report.usage
         return [
             ("blueprint", f"accepted after {writing.questions} questions, {writing.repair_rounds} repair rounds"),
             *(("  repaired", repair) for repair in writing.repairs),
