@@ -15,8 +15,8 @@ two files do):
   share), and `Progress`, the callback through which long work reports without printing.
 - `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading.
 - `runtime/`: what an exported package runs (sessions and their write history, dispatch, ownership, the
-  verifier's judge and typed answers, MCP, apps, Gym, a task's oracle replayed); imports only `ir` and the
-  leaves.
+  verifier's judge and typed answers, MCP, apps, Gym, a task's oracle replayed, a package served until
+  interrupted); imports only `ir` and the leaves.
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
   `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
@@ -32,10 +32,11 @@ two files do):
   starting blueprint; `fuse`'s `compose:` blueprint), and a batch of them in a process pool or on Ray, with its
   `suite.json` and its throughput per executor (`bench-suite`).
 - `verbs`: the verbs above, each a typed function that calls the packages doing the work.
-- `cli/`: `app.py` registers one module per command (`cli/commands/`). A command parses its options, calls a
-  verb (or the one library function it stands for) and prints what comes back through `output.py`, which
-  holds every table and progress bar; `serve` and `serve-model` also keep their server up until interrupted
-  (`serving.py`). It is the only layer that prints, and holds no orchestration.
+- `cli/`: `app.py` registers the commands, a module of `cli/commands/` per kind of work (blueprints, generating,
+  packages, rollouts, serving, benchmarks), with the options several share in `options.py`. A command parses
+  its options, calls a verb (or the one library function it stands for) and prints what comes back through
+  `output.py`, which draws every table (the outcomes supply their rows as plain strings) and progress bar. It
+  is the only layer that prints, and holds no orchestration.
 
 Where each part of an app screen lives: the `envforge.runtime.apps` docstring.
 

@@ -9,23 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from envforge.cli.commands.batch import batch
-from envforge.cli.commands.bench import bench
-from envforge.cli.commands.bench_suite import bench_suite
-from envforge.cli.commands.check import check
-from envforge.cli.commands.export import export
-from envforge.cli.commands.fuse import fuse
-from envforge.cli.commands.generate import generate
-from envforge.cli.commands.lint import lint
-from envforge.cli.commands.new import new
-from envforge.cli.commands.reverify import reverify
-from envforge.cli.commands.rollout import rollout
-from envforge.cli.commands.run_task import run_task_command
-from envforge.cli.commands.schema import schema
-from envforge.cli.commands.serve import serve
-from envforge.cli.commands.serve_model import serve_model_command
-from envforge.cli.commands.validate import validate
-from envforge.cli.commands.verify_ui import verify_ui_command
+from envforge.cli.commands import bench, blueprints, generate, packages, rollouts, serve
 from envforge.errors import EnvforgeError, UserInputError
 
 app = typer.Typer(
@@ -47,23 +31,23 @@ def options(
 
 
 COMMANDS: dict[str, Callable[..., None]] = {
-    "new": new,
-    "lint": lint,
-    "generate": generate,
-    "batch": batch,
-    "fuse": fuse,
-    "run-task": run_task_command,
-    "check": check,
-    "export": export,
-    "serve": serve,
-    "serve-model": serve_model_command,
-    "rollout": rollout,
-    "validate": validate,
-    "verify-ui": verify_ui_command,
-    "reverify": reverify,
-    "bench": bench,
-    "bench-suite": bench_suite,
-    "schema": schema,
+    "new": blueprints.new,
+    "lint": blueprints.lint,
+    "generate": generate.generate,
+    "batch": generate.batch,
+    "fuse": generate.fuse,
+    "run-task": packages.run_task_command,
+    "check": packages.check,
+    "export": packages.export,
+    "serve": serve.serve,
+    "serve-model": serve.serve_model_command,
+    "rollout": rollouts.rollout,
+    "validate": rollouts.validate,
+    "verify-ui": packages.verify_ui_command,
+    "reverify": rollouts.reverify,
+    "bench": bench.bench,
+    "bench-suite": bench.bench_suite,
+    "schema": blueprints.schema,
 }
 for _name, _command in COMMANDS.items():
     app.command(_name)(_command)

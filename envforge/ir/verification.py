@@ -84,6 +84,18 @@ class TaskRollouts(IRModel):
     """train: pass rate inside the kept band; hard: no episode passed though the oracle does; easy: above the
     band; below_band: under the band but solved at least once; unjudged: only infrastructure failures."""
 
+    def cells(self) -> tuple[str, ...]:
+        """task, passed, pass@k, pass^k, pool, failures."""
+        failures = ", ".join(f"{name} {count}" for name, count in self.failures.items())
+        return (
+            self.task_id,
+            f"{self.passed}/{self.episodes}",
+            f"{self.pass_at_k:.2f}",
+            f"{self.pass_hat_k:.2f}",
+            self.pool,
+            failures,
+        )
+
 
 class RolloutSummary(IRModel):
     """Solvability by a real model: `envforge validate` writes it into report.json."""
@@ -132,6 +144,19 @@ class UIReplayApp(IRModel):
     """Console errors, uncaught exceptions and failed requests over all golden runs."""
     toasts_without_writes: int = 0
     """Success messages shown after a step that changed no state."""
+
+    def cells(self, app: str) -> tuple[str, ...]:
+        """app, replayed, passed, median s, dropped, page problems, toasts w/o write."""
+        dropped = ", ".join(f"{reason} {count}" for reason, count in self.failed.items()) or "none"
+        return (
+            app,
+            str(self.replayed),
+            str(self.passed),
+            f"{self.median_replay_s:.2f}",
+            dropped,
+            str(self.page_problems),
+            str(self.toasts_without_writes),
+        )
 
 
 class UIReplaySummary(IRModel):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from envforge.files import clean_leftovers
 from envforge.ir.loading import load_blueprint
@@ -29,6 +31,30 @@ class RunResult:
     @property
     def package_hash(self) -> str:
         return self.stages[-1].content_hash
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "env_id": self.env_id,
+            "package": str(self.package),
+            "package_hash": self.package_hash,
+            "stages": [asdict(stage) for stage in self.stages],
+        }
+
+    def rows(self) -> list[tuple[str, str, str, str]]:
+        """A row per stage: stage, status, seconds, content hash (its first 16 digits)."""
+        return [(stage.stage, stage.status, f"{stage.seconds:.2f}", stage.content_hash[:16]) for stage in self.stages]
+
+    def warnings(self) -> list[str]:
+        """What the package's report warns of: why fewer tasks than asked for were accepted, if so, and each WRITE
+        action no task makes, with the reason."""
+        report = self.package / "report.json"
+        if not report.is_file():
+            return []
+        data = json.loads(report.read_text(encoding="utf-8"))
+        warnings = [data["shortfall"]] if data.get("shortfall") else []
+        unreached = (data.get("mix") or {}).get("unreached") or {}
+        warnings += [f"{action}: no task makes it: {reason}" for action, reason in unreached.items()]
+        return warnings
 
 
 def run_pipeline(

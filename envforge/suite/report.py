@@ -34,6 +34,18 @@ class BatchOutcome:
     stages_cached: int = 0
     """Stages this run built, and those it took from the stage cache (a resumed or repeated run)."""
 
+    def cells(self) -> tuple[str, ...]:
+        """blueprint, env id, result, tasks, seconds, stages cached, package or error."""
+        return (
+            self.blueprint,
+            self.env_id or "-",
+            "ok" if self.ok else "FAILED",
+            str(self.tasks) if self.ok else "-",
+            f"{self.seconds:.2f}",
+            f"{self.stages_cached}/{self.stages_built + self.stages_cached}" if self.ok else "-",
+            self.package if self.ok else self.error,
+        )
+
 
 @dataclass(frozen=True)
 class SuiteReport:
@@ -68,6 +80,15 @@ class SuiteReport:
     @property
     def tasks_per_second(self) -> float:
         return self.tasks_shipped / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    def summary(self) -> str:
+        """The totals in a sentence: packages made and failed, tasks, time, throughput, executor, the report's path."""
+        workers = f", {self.workers} workers" if self.workers is not None else ""
+        return (
+            f"{self.packages_ok} packages ok, {len(self.outcomes) - self.packages_ok} failed, "
+            f"{self.tasks_shipped} tasks in {self.wall_seconds:.1f} s: {self.packages_per_hour:,.0f} packages/hour, "
+            f"{self.tasks_per_second:,.2f} tasks/s ({self.executor}{workers}); report: {self.path}"
+        )
 
     def package(self, outcome: BatchOutcome) -> str:
         """The package folder relative to `out` (the report lives there), or "" for a failed blueprint."""

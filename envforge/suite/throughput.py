@@ -13,9 +13,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast, get_args
 
-from envforge.executors import ExecutorKind, Progress, import_ray, start_local_ray
+from envforge.errors import UserInputError, did_you_mean
+from envforge.executors import RAY_INSTALL, ExecutorKind, Progress, import_ray, start_local_ray
+from envforge.suite.blueprints import check_distinct, resolve_suite
 from envforge.suite.report import BatchOutcome, SuiteReport
 from envforge.suite.run import BatchSettings, run_suite
 
@@ -49,6 +51,19 @@ class ExecutorRuns:
             "tasks_per_second": round(self.tasks_per_second, 3),
             "ratio": round(ratio(self.packages_per_hour, baseline.packages_per_hour), 3),
         }
+
+    def cells(self, baseline: ExecutorRuns) -> tuple[str, ...]:
+        """executor, parallel, wall s (each), packages/h, tasks/s, vs baseline, start s."""
+        figures = self.as_dict(baseline)
+        return (
+            self.executor,
+            str(self.parallelism),
+            ", ".join(f"{seconds:.1f}" for seconds in figures["wall_seconds"]),
+            f"{self.packages_per_hour:,.0f}",
+            f"{self.tasks_per_second:,.2f}",
+            "baseline" if self is baseline else f"{figures['ratio']:.2f}x",
+            f"{self.startup_seconds:.1f}" if self.startup_seconds else "-",
+        )
 
 
 def ratio(ours: float, baseline: float) -> float:
@@ -109,8 +124,29 @@ def _shown(outcome: BatchOutcome) -> str:
     return f"package {outcome.package_hash[:16]}" if outcome.ok else "failed"
 
 
+def parse_executors(text: str) -> list[ExecutorKind]:
+    """`--executors`: comma-separated, each at most once, the first the baseline; ray only where Ray is installed."""
+    executors: tuple[str, ...] = get_args(ExecutorKind)
+    kinds = [part.strip() for part in text.split(",") if part.strip()]
+    for kind in kinds:
+        if kind not in executors:
+            hint = did_you_mean(kind, executors) or f"; executors: {', '.join(executors)}"
+            raise UserInputError(f"--executors: unknown executor '{kind}'{hint}")
+    if not kinds or len(set(kinds)) < len(kinds):
+        raise UserInputError(f"--executors {text}: name each of {', '.join(executors)} at most once")
+    if "ray" in kinds:
+        try:
+            import_ray()
+        except UserInputError:
+            raise UserInputError(
+                f"--executors {text}: ray needs Ray, which is not installed: {RAY_INSTALL} "
+                "(or compare without it: --executors local)"
+            ) from None
+    return [cast("ExecutorKind", kind) for kind in kinds]
+
+
 def run_suite_bench(
-    paths: list[Path],
+    blueprints: Sequence[str],
     executors: Sequence[ExecutorKind],
     *,
     workers: int,
@@ -120,7 +156,11 @@ def run_suite_bench(
     repeat: int,
     progress: Progress[BatchOutcome] | None = None,
 ) -> SuiteBenchReport:
-    """Run the batch of `paths` `repeat` times per executor into fresh folders; the first executor is the baseline."""
+    """Run the batch of `blueprints` (as `envforge batch` takes them) `repeat` times per executor into fresh folders;
+    the first executor is the baseline."""
+    entries = resolve_suite(blueprints)
+    check_distinct(entries, Path("OUT"))
+    paths = [entry.path for entry in entries]
     measured: dict[ExecutorKind, ExecutorRuns] = {}
     with tempfile.TemporaryDirectory(prefix="envforge-bench-suite-") as scratch:
         for executor in sorted(executors, key=lambda kind: kind == "ray"):

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from envforge.errors import UserInputError
 from envforge.files import dump_json, write_file_atomic
@@ -66,6 +66,34 @@ class SynthesisResult:
     usage: Usage
     """This run's calls, cache hits included."""
     written: WrittenBlueprint
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "env_id": self.run.env_id,
+            "package": str(self.run.package),
+            "stages": [asdict(stage) for stage in self.run.stages],
+            "synthesis": self.report.model_dump(mode="json"),
+            "requests": self.usage.requests,
+            "cache_hits": self.usage.cached,
+        }
+
+    def rows(self) -> list[tuple[str, str]]:
+        """What the model did, and with what result: a row per step, the tokens and the cost."""
+        report = self.report
+        writing, usage = report.blueprint, report.usage
+        return [
+            ("blueprint", f"accepted after {writing.questions} questions, {writing.repair_rounds} repair rounds"),
+            *(("  repaired", repair) for repair in writing.repairs),
+            ("tasks reviewed", str(report.tasks_reviewed)),
+            ("paraphrased", f"{report.paraphrased} (procedural wording kept: {report.kept_procedural})"),
+            ("barrier", f"{report.barrier_agreed} agreed, {report.barrier_dropped} dropped"),
+            (
+                "tokens",
+                f"{usage.prompt_tokens} prompt, {usage.completion_tokens} completion; "
+                f"{self.usage.requests} requests, {self.usage.cached} from the cache",
+            ),
+            ("cost", f"{usage.cost:.4f}"),
+        ]
 
 
 def make_client(config: SynthesisConfig) -> LLMClient:

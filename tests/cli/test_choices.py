@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from envforge.cli.commands.generate import JsonMode
-from envforge.cli.options import AppKind
-from envforge.cli.rollout_options import OPTIONS
+from envforge.cli.options import ROLLOUT_OPTIONS, AppKind, Executor, JsonMode
 from envforge.executors import ExecutorKind
 from envforge.ir import uitasks
 from envforge.runtime.apps.server import APPS
@@ -22,4 +20,4 @@ def test_the_json_mode_choices_are_the_modes_synthesis_knows() -> None:
 
 
 def test_the_executor_choices_are_the_executors_there_are() -> None:
-    assert get_args(get_args(OPTIONS["executor"])[0]) == get_args(ExecutorKind)
+    assert get_args(Executor) == get_args(get_args(ROLLOUT_OPTIONS["executor"])[0]) == get_args(ExecutorKind)

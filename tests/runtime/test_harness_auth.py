@@ -8,7 +8,6 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from envforge.cli.serving import TOKEN_VARIABLE, announce_token, harness_token
 from envforge.errors import UserInputError
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.episode import load_package
@@ -16,6 +15,7 @@ from envforge.runtime.harness_auth import is_harness
 from envforge.runtime.harness_routes import harness_routes
 from envforge.runtime.mcp_server import EnvServer
 from envforge.runtime.opened_package import open_package
+from envforge.runtime.serve import TOKEN_VARIABLE, announce_token, harness_token
 from tests.conftest import envforge_cli
 
 TOKEN = "s3cret-token"
@@ -48,19 +48,21 @@ def test_an_empty_or_padded_token_in_the_environment_is_refused(value: str, monk
         harness_token()
 
 
-def test_a_chosen_token_is_used_as_given(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_chosen_token_is_used_as_given_and_not_announced(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(TOKEN_VARIABLE, TOKEN)
     assert harness_token() == TOKEN
+    announced: list[str] = []
+    announce_token(TOKEN, announced.append)
+    assert announced == []
 
 
-def test_no_token_in_the_environment_makes_a_random_one_and_prints_it(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_no_token_in_the_environment_makes_a_random_one_and_announces_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(TOKEN_VARIABLE, raising=False)
     token = harness_token()
     assert len(token) >= 24 and harness_token() != token
-    announce_token(token)
-    assert token in capsys.readouterr().err
+    announced: list[str] = []
+    announce_token(token, announced.append)
+    assert announced == [f"harness token (set {TOKEN_VARIABLE} to choose it): {token}"]
 
 
 @pytest.mark.parametrize("mode", [["--app", "web"], ["--transport", "http"]])

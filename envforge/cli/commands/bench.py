@@ -1,14 +1,16 @@
-"""`envforge bench`: the runtime's costs against naive baselines, a served model's rollouts, or an app."""
+"""Measurements: the runtime's costs against naive baselines, a served model's rollouts or an app (`bench`), and
+a suite's batch throughput under each executor against the first (`bench-suite`)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import typer
 
 from envforge.bench.sizes import DEFAULT_SIZES, SCALE_TASKS
-from envforge.cli.options import AppKind, AsJson, Package
-from envforge.errors import UserInputError
+from envforge.cli.options import AppKind, AsJson, Package, Rows, Seed, Tasks
+from envforge.errors import EnvforgeError, UserInputError
 
 
 def bench(
@@ -47,44 +49,56 @@ def bench(
     as_json: AsJson = False,
 ) -> None:
     """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
-
-    from envforge.bench.generate import bench_generate
-    from envforge.bench.runtime import run_bench
-    from envforge.bench.sizes import parse_sizes
+    from envforge.bench.modes import bench_app, bench_runtime, bench_served_model
     from envforge.cli.output import print_bench
-    from envforge.runtime.opened_package import open_package
 
     if app_kind is not None:
-        from envforge.bench.apps import bench_apps
-        from envforge.bench.report import BenchReport
-        from envforge.runtime.episode import load_package
-
-        loaded = load_package(open_package(package.resolve()))
-        rows = bench_apps(loaded, app_kind, repeat=max(3, min(repeat, 10)))
-        env_id = loaded.env_id
-        print_bench(BenchReport(env_id, str(package.resolve()), repeat, 0, rows), as_json=as_json)
-        return
-    if base_url is not None:
-        from envforge.bench.report import BenchReport
-        from envforge.bench.rollouts import bench_rollouts
-        from envforge.runtime.episode import load_package
-
+        report = bench_app(package, app_kind, repeat=repeat)
+    elif base_url is not None:
         if model is None:
             raise UserInputError("--base-url needs --model: the name the endpoint serves")
-        try:
-            levels = [int(part) for part in concurrency.split(",") if part.strip()]
-        except ValueError:
-            levels = []
-        if not levels or min(levels) < 1:
-            raise UserInputError(f"--concurrency: '{concurrency}' is not a comma-separated list of positive integers")
-        loaded = load_package(open_package(package))
-        rows = bench_rollouts(loaded, base_url, model, concurrencies=levels, episodes=episodes)
-        env_id = loaded.env_id
-        print_bench(BenchReport(env_id, str(package.resolve()), episodes, 0, rows), as_json=as_json)
-        return
-    row_counts = parse_sizes(sizes)
-    opened = open_package(package.resolve())
-    report = run_bench(opened, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
-    if generation:
-        report.rows.append(bench_generate(opened))
+        report = bench_served_model(package, base_url, model, concurrency=concurrency, episodes=episodes)
+    else:
+        report = bench_runtime(
+            package, sessions=sessions, repeat=repeat, generation=generation, sizes=sizes, scale_tasks=scale_tasks
+        )
     print_bench(report, as_json=as_json)
+
+
+def bench_suite(
+    blueprints: Annotated[
+        list[str],
+        typer.Argument(help="Blueprint files, shipped names, folders or list files, as `envforge batch` takes them."),
+    ],
+    executors: Annotated[
+        str,
+        typer.Option("--executors", help="Executors to compare, comma-separated; the first is the baseline."),
+    ] = "local,ray",
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes of the local pool.")] = 2,
+    seed: Seed = 0,
+    rows: Rows = 1000,
+    tasks: Tasks = 150,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, max=100, help="Cold batches per executor.")] = 3,
+    as_json: AsJson = False,
+) -> None:
+    """Run one batch with each executor into fresh folders --repeat times: median packages/hour and tasks/s,
+    the ratio to the first executor, and a check that every executor wrote the same packages (exit 1 if not)."""
+    from envforge.cli.output import batch_progress, print_suite_bench
+    from envforge.suite.throughput import parse_executors, run_suite_bench
+
+    report = run_suite_bench(
+        blueprints,
+        parse_executors(executors),
+        workers=workers,
+        seed=seed,
+        rows=rows,
+        tasks=tasks,
+        repeat=repeat,
+        progress=partial(batch_progress, enabled=not as_json),
+    )
+    print_suite_bench(report, as_json=as_json)
+    if report.mismatches:
+        raise EnvforgeError(
+            f"package hashes differ between the batches (see the {len(report.mismatches)} HASH MISMATCH lines): "
+            "generation is not deterministic across executors; report it with those lines"
+        )

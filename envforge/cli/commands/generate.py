@@ -1,18 +1,28 @@
-"""`envforge generate`: one package from a blueprint, or from a description an LLM turns into one."""
+"""Building packages: one from a blueprint or a description (`generate`), many in parallel in a process pool
+or on Ray (`batch`), one from 2-3 blueprints with the same person in each (`fuse`)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 import typer
 
-from envforge.cli.options import AsJson, CacheDir, Offline, OutDir, Rows, Seed, Tasks
+from envforge.cli.options import (
+    Address,
+    AsJson,
+    CacheDir,
+    Executor,
+    JsonMode,
+    Offline,
+    OutDir,
+    Rows,
+    Seed,
+    Tasks,
+    check_address,
+)
 from envforge.errors import UserInputError
-
-# The values of envforge.synthesis.calls.JsonMode: typer needs them to build the commands, and importing
-# that module takes seconds.
-JsonMode = Literal["vllm", "openai"]
 
 
 def generate(
@@ -54,17 +64,18 @@ def generate(
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
     import envforge
-    from envforge.cli.output import print_run, stage_progress, warn_shortfall
+    from envforge.cli.output import print_run, print_synthesis, stage_progress
 
     if from_description is not None:
-        from envforge.cli.describe import describe_config, generate_from_description
         from envforge.pipeline.dag import GenerateConfig
+        from envforge.synthesis.description import build_synthesis_config
+        from envforge.synthesis.run import synthesize_environment
 
         if blueprint is not None:
             raise UserInputError(
                 f"give a BLUEPRINT or --from-description, not both (got '{blueprint}' and a description)"
             )
-        llm = describe_config(
+        llm = build_synthesis_config(
             from_description,
             base_url=base_url,
             model=model,
@@ -76,8 +87,11 @@ def generate(
             json_mode=json_mode,
         )
         config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
-        synthesized = generate_from_description(llm, out, config, force=force, from_stage=from_stage, as_json=as_json)
-        warn_shortfall(synthesized.run.package)
+        with stage_progress(enabled=not as_json) as on_stage:
+            synthesized = synthesize_environment(
+                llm, out, config, force=force, from_stage=from_stage, on_stage=on_stage
+            )
+        print_synthesis(synthesized, as_json=as_json)
         return
     if blueprint is None:
         raise UserInputError(
@@ -88,4 +102,100 @@ def generate(
             blueprint, out, seed=seed, rows=rows, tasks=tasks, force=force, from_stage=from_stage, on_stage=on_stage
         )
     print_run(result, as_json=as_json)
-    warn_shortfall(result.package)
+
+
+def batch(
+    blueprints: Annotated[
+        list[str],
+        typer.Argument(
+            help="Blueprint files, shipped names, folders (their *.yaml and *.yml) or list files "
+            "(@suite.txt or suite.txt: one file, folder or shipped name per line; # comments)."
+        ),
+    ],
+    out: OutDir = Path("generated"),
+    seed: Seed = 0,
+    rows: Rows = 1000,
+    tasks: Tasks = 150,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")] = 2,
+    executor: Annotated[
+        Executor,
+        typer.Option("--executor", help="local (a process pool of --workers) or ray (one Ray task per blueprint)."),
+    ] = "local",
+    address: Address = None,
+    as_json: AsJson = False,
+) -> None:
+    """Generate many packages in parallel, a failing blueprint never stopping the others; write OUT/suite.json.
+    Rerunning resumes: finished stages and packages come from the cache."""
+    import envforge
+    from envforge.cli.output import batch_progress, print_batch
+
+    check_address(address, executor)
+    report = envforge.batch(
+        blueprints,
+        out,
+        seed=seed,
+        rows=rows,
+        tasks=tasks,
+        workers=workers,
+        executor=executor,
+        address=address,
+        progress=partial(batch_progress, enabled=not as_json),
+    )
+    print_batch(report, as_json=as_json)
+    failures = [outcome for outcome in report.outcomes if not outcome.ok]
+    if failures:
+        raise typer.Exit(2 if all(outcome.user_error for outcome in failures) else 1)
+
+
+def fuse(
+    blueprints: Annotated[
+        list[str], typer.Argument(help="2 or 3 blueprint files or shipped names; the first one's person is the user.")
+    ],
+    out: OutDir = Path("generated"),
+    domain: Annotated[
+        str | None,
+        typer.Option("--domain", help="Domain id of the fused environment (default: the domains joined by _)."),
+    ] = None,
+    identity: Annotated[
+        str | None,
+        typer.Option(
+            "--identity",
+            help="The unique person field that names the same human in each domain (default: one they share, email first).",
+        ),
+    ] = None,
+    prefix: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--prefix", help="DOMAIN=PREFIX: what that domain's names are namespaced with (default: the domain id)."
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Also write the compose: blueprint here, to add bridges to and generate again."),
+    ] = None,
+    seed: Seed = 0,
+    rows: Rows = 1000,
+    tasks: Tasks = 150,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite --save's file, and rebuild every stage.")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Fuse 2-3 domains into one environment: namespaced tables and tools, the same person linked across them by
+    a shared identity, merged policies, and tasks of which at least a third cross domains."""
+    import envforge
+    from envforge.cli.output import print_run, stage_progress
+
+    with stage_progress(enabled=not as_json) as on_stage:
+        result = envforge.fuse(
+            blueprints,
+            out,
+            domain=domain,
+            identity=identity,
+            prefixes=prefix or [],
+            save=save,
+            seed=seed,
+            rows=rows,
+            tasks=tasks,
+            force=force,
+            on_stage=on_stage,
+        )
+    print_run(result, as_json=as_json)

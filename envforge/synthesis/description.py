@@ -1,4 +1,4 @@
-"""`envforge generate --from-description`: an LLM writes the blueprint, then the usual pipeline runs on it."""
+"""A domain described in a sentence or two, as `generate --from-description` takes it: its options, checked."""
 
 from __future__ import annotations
 
@@ -7,16 +7,15 @@ from pathlib import Path
 
 from envforge.errors import UserInputError
 from envforge.llm.cache import default_cache_dir
-from envforge.pipeline.dag import GenerateConfig
 from envforge.synthesis.calls import JsonMode
-from envforge.synthesis.run import SynthesisConfig, SynthesisResult, synthesize_environment
+from envforge.synthesis.run import SynthesisConfig
 
 OFFLINE_URL = "http://offline.invalid/v1"
 """Never contacted: with --offline every answer comes from the cache."""
 DRAFTS = Path("runs") / "synthesis"
 
 
-def describe_config(
+def build_synthesis_config(
     description: str,
     *,
     base_url: str | None,
@@ -48,20 +47,3 @@ def describe_config(
         json_mode=json_mode,
         drafts=DRAFTS,
     )
-
-
-def generate_from_description(
-    config: SynthesisConfig,
-    out: Path,
-    generate: GenerateConfig,
-    *,
-    force: bool,
-    from_stage: str | None,
-    as_json: bool,
-) -> SynthesisResult:
-    from envforge.cli.output import print_synthesis, stage_progress
-
-    with stage_progress(enabled=not as_json) as on_stage:
-        result = synthesize_environment(config, out, generate, force=force, from_stage=from_stage, on_stage=on_stage)
-    print_synthesis(result, as_json=as_json)
-    return result

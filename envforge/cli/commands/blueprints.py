@@ -1,12 +1,30 @@
-"""`envforge lint`: a blueprint's static checks and which actions tasks reach, in seconds, without a package."""
+"""Writing blueprints: a starting one (`new`), one checked without building it (`lint`), and the blueprint
+JSON Schema (`schema`)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from envforge.cli.options import AsJson, Rows, Seed, Tasks
+
+
+def new(
+    domain: Annotated[str, typer.Argument(help="The domain's name, lower_snake_case (e.g. 'pet_clinic').")],
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", help="Write the blueprint here (default blueprints/DOMAIN.yaml).")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")] = False,
+) -> None:
+    """Write a starting blueprint that `envforge generate` turns into a package passing `envforge check`."""
+    from envforge.suite.scaffold import write_blueprint
+
+    path = out if out is not None else Path("blueprints") / f"{domain}.yaml"
+    write_blueprint(domain, path, force=force)
+    print(f"wrote {path}; next: envforge lint {path}, then envforge generate {path}")
 
 
 def lint(
@@ -33,3 +51,18 @@ def lint(
     print_lint(report, as_json=as_json)
     if strict and report.warnings:
         raise typer.Exit(1)
+
+
+def schema(
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write to this file instead of stdout.")] = None,
+) -> None:
+    """Print the blueprint JSON Schema."""
+    from envforge.ir.schema import render_schema
+
+    text = render_schema()
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        from envforge.files import write_file_atomic
+
+        write_file_atomic(out, text.encode())

@@ -1,12 +1,16 @@
-"""`envforge serve`: an environment package as an MCP server over stdio or streamable HTTP."""
+"""A package served until interrupted: over MCP (stdio, or streamable HTTP at /mcp), or its web or phone app.
+
+Over HTTP the harness proves itself with a bearer token (`harness_auth.py`), chosen in ENVFORGE_HARNESS_TOKEN
+or made here; what the user must read (a token they did not choose, the address served) goes to `announce`,
+which the caller prints.
+"""
 
 from __future__ import annotations
 
-import logging
 import os
 import secrets
 import socket
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from envforge.errors import UserInputError
@@ -14,7 +18,6 @@ from envforge.ir.uitasks import AppKind
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
 
-logger = logging.getLogger(__name__)
 TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
 
 
@@ -31,10 +34,10 @@ def harness_token() -> str:
     return chosen
 
 
-def announce_token(token: str) -> None:
-    """Print a token the user did not choose, once the server is sure to start: the harness needs it."""
+def announce_token(token: str, announce: Callable[[str], None]) -> None:
+    """Show a token the user did not choose, once the server is sure to start: the harness needs it."""
     if TOKEN_VARIABLE not in os.environ:
-        print(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}", file=sys.stderr)
+        announce(f"harness token (set {TOKEN_VARIABLE} to choose it): {token}")
 
 
 def bind_listener(host: str, port: int) -> socket.socket:
@@ -58,10 +61,18 @@ def bind_listener(host: str, port: int) -> socket.socket:
     return listener
 
 
-def run_server(
-    package: Path, *, transport: str, host: str, port: int, max_episodes: int, idle_timeout: float | None
+def serve_mcp(
+    package: Path,
+    *,
+    transport: str,
+    host: str,
+    port: int,
+    max_episodes: int,
+    idle_timeout: float | None,
+    announce: Callable[[str], None],
 ) -> None:
-    # Imported here: `mcp` takes a third of a second to import, which `serve --app` never needs.
+    """One client over stdio until it closes the pipe, or many over streamable HTTP until interrupted."""
+    # Imported here: `mcp` takes a third of a second to import, which serving an app never needs.
     from envforge.runtime.mcp_compat import MCP_MAJOR
     from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
@@ -76,31 +87,29 @@ def run_server(
 
     from envforge.runtime.harness_routes import harness_routes
 
-    announce_token(token)
+    announce_token(token, announce)
     app = server.server.streamable_http_app(host=host, custom_starlette_routes=harness_routes(server, token))
     # Bind before announcing, so a client that reads the URL can connect at once (port 0 = any free port).
     listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
-    print(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp", file=sys.stderr, flush=True)
+    announce(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp")
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 
-def run_app_server(package: Path, *, app: AppKind, host: str, port: int) -> None:
-    """The web or phone app over many isolated episodes; the harness creates them through its API."""
+def serve_app(package: Path, *, app: AppKind, host: str, port: int, announce: Callable[[str], None]) -> None:
+    """The web or phone app over many isolated episodes, until interrupted; the harness creates them through its API."""
     import uvicorn
 
     from envforge.runtime.apps.server import AppServer
 
     token = harness_token()
     server = AppServer(load_package(open_package(package)), app, token)
-    announce_token(token)
+    announce_token(token, announce)
     listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
     url = f"http://{host}:{bound_port}"
-    print(
+    announce(
         f"serving the {app} app of {server.package.env_id} at {url}; "
-        f"create an episode with: curl -X POST -H 'Authorization: Bearer <token>' {url}/harness/episodes",
-        file=sys.stderr,
-        flush=True,
+        f"create an episode with: curl -X POST -H 'Authorization: Bearer <token>' {url}/harness/episodes"
     )
     uvicorn.Server(uvicorn.Config(server.app(), log_level="warning")).run(sockets=[listener])

@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from envforge.cli.serving import bind_listener
 from envforge.errors import UserInputError
+from envforge.runtime.serve import bind_listener
 
 
 def test_connections_accepted_by_asyncio_on_the_listener_have_nagle_turned_off() -> None:

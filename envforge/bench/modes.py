@@ -1,0 +1,54 @@
+"""What `envforge bench` measures on a package, a report each: the runtime against naive baselines (and generating
+the package), a served model's rollouts at several concurrencies, or the web or phone app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from envforge.bench.report import BenchReport
+from envforge.errors import UserInputError
+from envforge.ir.uitasks import AppKind
+from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
+
+
+def bench_runtime(
+    package: Path, *, sessions: int, repeat: int, generation: bool, sizes: str, scale_tasks: int
+) -> BenchReport:
+    """Reset, tool calls, MCP calls, memory, verification and task synthesis, then verify and the gate at each of
+    `sizes` (comma-separated total rows); with `generation`, generating the package too."""
+    from envforge.bench.generate import bench_generate
+    from envforge.bench.runtime import run_bench
+    from envforge.bench.sizes import parse_sizes
+
+    row_counts = parse_sizes(sizes)
+    opened = open_package(package.resolve())
+    report = run_bench(opened, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
+    if generation:
+        report.rows.append(bench_generate(opened))
+    return report
+
+
+def bench_served_model(package: Path, base_url: str, model: str, *, concurrency: str, episodes: int) -> BenchReport:
+    """Rollout overhead and throughput against the model at `base_url`, at each of `concurrency` (comma-separated
+    levels, the first the baseline)."""
+    from envforge.bench.rollouts import bench_rollouts
+
+    try:
+        levels = [int(part) for part in concurrency.split(",") if part.strip()]
+    except ValueError:
+        levels = []
+    if not levels or min(levels) < 1:
+        raise UserInputError(f"--concurrency: '{concurrency}' is not a comma-separated list of positive integers")
+    loaded = load_package(open_package(package))
+    rows = bench_rollouts(loaded, base_url, model, concurrencies=levels, episodes=episodes)
+    return BenchReport(loaded.env_id, str(package.resolve()), episodes, 0, rows)
+
+
+def bench_app(package: Path, app: AppKind, *, repeat: int) -> BenchReport:
+    """The app's cold start, reset and memory (at most 10 samples each, at least 3)."""
+    from envforge.bench.apps import bench_apps
+
+    loaded = load_package(open_package(package.resolve()))
+    rows = bench_apps(loaded, app, repeat=max(3, min(repeat, 10)))
+    return BenchReport(loaded.env_id, str(package.resolve()), repeat, 0, rows)
