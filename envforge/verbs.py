@@ -127,11 +127,12 @@ def check(package: str | Path, *, sample: int | None = None, junit: str | Path |
     from envforge.files import write_file_atomic
     from envforge.validators.checks import run_checks
     from envforge.validators.junit import render_junit
-    from envforge.validators.loaded_package import read_env_id
+    from envforge.validators.loaded_package import open_for_check, read_env_id
 
-    results = run_checks(Path(package), sample=sample)
+    opened = open_for_check(Path(package))
+    results = run_checks(opened, sample=sample)
     if junit is not None:
-        write_file_atomic(Path(junit), render_junit(read_env_id(Path(package)), results))
+        write_file_atomic(Path(junit), render_junit(read_env_id(opened), results))
     return results
 
 

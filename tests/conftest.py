@@ -14,6 +14,7 @@ import pytest
 
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.stages.generate import run_pipeline
 
 REPO = Path(__file__).resolve().parent.parent
@@ -104,7 +105,7 @@ def retail_package(packages: dict[str, Path]) -> Path:
 
 @pytest.fixture(scope="session")
 def retail_env(retail_package: Path) -> Environment:
-    return load_environment(retail_package)
+    return load_environment(open_package(retail_package))
 
 
 @pytest.fixture

@@ -22,7 +22,9 @@ from starlette.testclient import TestClient
 
 from envforge.errors import EnvforgeError
 from envforge.ir.loading import load_blueprint_text
-from envforge.runtime.apps.server import AppServer, build_app_server
+from envforge.runtime.apps.server import AppServer
+from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from tests.conftest import REPO
 from tests.runtime.apps.harness_client import AUTH, TOKEN, new_episode
 from tests.runtime.test_mcp_server import http_server
@@ -67,7 +69,7 @@ def test_random_bytes_as_a_blueprint_are_refused_in_one_line(raw: bytes) -> None
 
 @pytest.fixture(scope="module")
 def app(retail_package: Path) -> Iterator[tuple[TestClient, dict[str, str]]]:
-    server: AppServer = build_app_server(retail_package, "web", TOKEN)
+    server: AppServer = AppServer(load_package(open_package(retail_package)), "web", TOKEN)
     with TestClient(server.app(), raise_server_exceptions=False) as http:
         yield http, new_episode(http)
 

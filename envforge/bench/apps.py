@@ -32,7 +32,7 @@ from envforge.errors import UserInputError
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.apps.chromium import CHROMIUM_ARGS, INSTALL_HINT, find_chromium
 from envforge.runtime.apps.uitasks import load_ui_tasks
-from envforge.runtime.episode import load_package
+from envforge.runtime.episode import EnvPackage
 from envforge.runtime.session import Session
 from envforge.validators.ui_replay import replay_ui_tasks, spread
 
@@ -159,17 +159,16 @@ def _browser_rows(base: str, app: str, contexts: int, repeat: int) -> tuple[Benc
     return memory, summarize(launches)
 
 
-def _golden_row(package_path: Path, app: AppKind, count: int) -> BenchRow:
+def _golden_row(package: EnvPackage, app: AppKind, count: int) -> BenchRow:
     """Golden UI paths clicked through in Chromium, beside the same tasks' oracles called in process."""
-    package = load_package(package_path)
-    chosen = spread([task for task in load_ui_tasks(package_path) if task.app == app], count)
+    chosen = spread([task for task in load_ui_tasks(package.files) if task.app == app], count)
     if not chosen:
-        raise UserInputError(f"{package_path}: no UI tasks in the {app} app to replay")
+        raise UserInputError(f"{package.path}: no UI tasks in the {app} app to replay")
     outcomes, _ = replay_ui_tasks(package, chosen, (app,))
     failed = [outcome for outcome in outcomes if not outcome.passed]
     if failed:
         first = failed[0]
-        raise UserInputError(f"{package_path}: golden UI path of {first.task.task_id} failed: {first.detail}")
+        raise UserInputError(f"{package.path}: golden UI path of {first.task.task_id} failed: {first.detail}")
     oracles: list[int] = []
     for task in chosen:
         started = perf_counter_ns()
@@ -190,14 +189,14 @@ def _golden_row(package_path: Path, app: AppKind, count: int) -> BenchRow:
     )
 
 
-def bench_apps(package: Path, app: AppKind, *, repeat: int = 5, contexts: int = 8) -> list[BenchRow]:
+def bench_apps(package: EnvPackage, app: AppKind, *, repeat: int = 5, contexts: int = 8) -> list[BenchRow]:
     """Cold start, reset through the state API, golden UI replay, and memory per browser context, with baselines."""
     starts: list[int] = []
     for _ in range(repeat):
-        with _served(package, app) as (_, elapsed):
+        with _served(package.path, app) as (_, elapsed):
             starts.append(elapsed)
     cold = summarize(starts)
-    with _served(package, app) as (base, _):
+    with _served(package.path, app) as (base, _):
         episode = _harness(f"{base}/harness/episodes")
         resets: list[int] = []
         for _ in range(max(repeat * 10, 50)):

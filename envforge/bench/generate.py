@@ -6,21 +6,20 @@ import tempfile
 from pathlib import Path
 from time import perf_counter_ns
 
-import yaml
-
 from envforge.bench.report import BenchRow, summarize
 from envforge.pipeline.dag import GenerateConfig
+from envforge.runtime.opened_package import OpenedPackage
 from envforge.stages.generate import run_pipeline
 
 GENERATE_GOAL_S = 15.0
 GENERATE_RUNS = 3
 
 
-def bench_generate(package: Path, *, runs: int = GENERATE_RUNS) -> BenchRow:
+def bench_generate(package: OpenedPackage, *, runs: int = GENERATE_RUNS) -> BenchRow:
     """Build the package's blueprint (same seed and rows) into empty folders, then rerun one from its cache."""
-    manifest = yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8"))
-    config = GenerateConfig(seed=manifest["seed"], rows=manifest["rows"], tasks=manifest["tasks_requested"])
-    blueprint = package / "blueprint.yaml"
+    manifest = package.manifest
+    config = GenerateConfig(seed=manifest.seed, rows=manifest.rows, tasks=manifest.tasks_requested)
+    blueprint = package.path / "blueprint.yaml"
     cold: list[int] = []
     cached: list[int] = []
     with tempfile.TemporaryDirectory(prefix="envforge-bench-generate-") as scratch:

@@ -8,6 +8,8 @@ from pathlib import Path
 from envforge.bench.report import BenchReport
 from envforge.errors import UserInputError
 from envforge.ir.uitasks import AppKind
+from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 
 
 def bench_runtime(
@@ -20,9 +22,10 @@ def bench_runtime(
     from envforge.bench.sizes import parse_sizes
 
     row_counts = parse_sizes(sizes)
-    report = run_bench(package, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
+    opened = open_package(package.resolve())
+    report = run_bench(opened, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
     if generation:
-        report.rows.append(bench_generate(package.resolve()))
+        report.rows.append(bench_generate(opened))
     return report
 
 
@@ -30,7 +33,6 @@ def bench_served_model(package: Path, base_url: str, model: str, *, concurrency:
     """Rollout overhead and throughput against the model at `base_url`, at each of `concurrency` (comma-separated
     levels, the first the baseline)."""
     from envforge.bench.rollouts import bench_rollouts
-    from envforge.runtime.environment import load_environment
 
     try:
         levels = [int(part) for part in concurrency.split(",") if part.strip()]
@@ -38,16 +40,15 @@ def bench_served_model(package: Path, base_url: str, model: str, *, concurrency:
         levels = []
     if not levels or min(levels) < 1:
         raise UserInputError(f"--concurrency: '{concurrency}' is not a comma-separated list of positive integers")
-    rows = bench_rollouts(package, base_url, model, concurrencies=levels, episodes=episodes)
-    env_id = load_environment(package).env_id
-    return BenchReport(env_id, str(package.resolve()), episodes, 0, rows)
+    loaded = load_package(open_package(package))
+    rows = bench_rollouts(loaded, base_url, model, concurrencies=levels, episodes=episodes)
+    return BenchReport(loaded.env_id, str(package.resolve()), episodes, 0, rows)
 
 
 def bench_app(package: Path, app: AppKind, *, repeat: int) -> BenchReport:
     """The app's cold start, reset and memory (at most 10 samples each, at least 3)."""
     from envforge.bench.apps import bench_apps
-    from envforge.runtime.environment import load_environment
 
-    rows = bench_apps(package.resolve(), app, repeat=max(3, min(repeat, 10)))
-    env_id = load_environment(package).env_id
-    return BenchReport(env_id, str(package.resolve()), repeat, 0, rows)
+    loaded = load_package(open_package(package.resolve()))
+    rows = bench_apps(loaded, app, repeat=max(3, min(repeat, 10)))
+    return BenchReport(loaded.env_id, str(package.resolve()), repeat, 0, rows)

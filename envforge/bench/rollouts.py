@@ -12,14 +12,13 @@ import math
 import statistics
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from envforge.bench.report import BenchRow
 from envforge.llm import InfrastructureError, LLMClient
 from envforge.rollouts.episode import RolloutConfig
 from envforge.rollouts.runner import RolloutPlan, run_rollouts
 from envforge.rollouts.trajectory import Trajectory
-from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.episode import EnvPackage
 from envforge.users.scripted import ScriptedUser
 
 ENV_SHARE_GOAL_PERCENT = 2.0
@@ -42,10 +41,9 @@ async def _level(
 
 
 def bench_rollouts(
-    package_path: Path, base_url: str, model: str, *, concurrencies: Sequence[int] = (1, 8, 32), episodes: int = 8
+    package: EnvPackage, base_url: str, model: str, *, concurrencies: Sequence[int] = (1, 8, 32), episodes: int = 8
 ) -> list[BenchRow]:
     """The environment's share of episode time, and episodes per minute at each concurrency."""
-    package = load_package(package_path)
     levels: dict[int, tuple[list[Trajectory], float]] = {}
     for concurrency in concurrencies:
         count = max(episodes, concurrency)

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import anyio
-import yaml
 
 from envforge.bench.baselines import bench_read, bench_reset, bench_write
 from envforge.bench.calls import Probe, capture_statements, find_read_probe, find_write_probe
@@ -21,8 +20,8 @@ from envforge.bench.report import BenchReport, BenchRow, warmup_runs
 from envforge.bench.scaled import bench_at_scale
 from envforge.bench.sizes import SCALE_TASKS
 from envforge.bench.tasks import bench_synthesis, bench_verify
-from envforge.pipeline.dag import DEFAULT_TASKS
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import OpenedPackage
 
 STDIO_EPISODES = 5
 """Fresh-process episodes timed for the MCP baseline; each costs about a second."""
@@ -45,21 +44,20 @@ def bench_state(env: Environment, package: Path, *, repeat: int, warmup: int) ->
 
 
 def run_bench(
-    package: Path, *, sessions: int, repeat: int, sizes: Sequence[int] = (), scale_tasks: int = SCALE_TASKS
+    package: OpenedPackage, *, sessions: int, repeat: int, sizes: Sequence[int] = (), scale_tasks: int = SCALE_TASKS
 ) -> BenchReport:
     """Measure reset, READ and WRITE calls, an MCP call, RSS with `sessions` live sessions, verification
     and task synthesis; then verify and the gate at each of `sizes` total rows (`scale_tasks` tasks each)."""
-    package = package.resolve()
     env = load_environment(package)
     warmup = warmup_runs(repeat)
-    read, rows = bench_state(env, package, repeat=repeat, warmup=warmup)
-    episodes = anyio.run(stdio_episodes, package, read, STDIO_EPISODES)
+    read, rows = bench_state(env, package.path, repeat=repeat, warmup=warmup)
+    episodes = anyio.run(stdio_episodes, package.path, read, STDIO_EPISODES)
     rows.append(bench_mcp(env, read, episodes, repeat=repeat, warmup=warmup))
     rows.append(bench_memory(env, read, sessions, episodes))
-    manifest = yaml.safe_load((package / "envforge.yaml").read_text(encoding="utf-8"))
+    manifest = package.manifest
     verify = bench_verify(package, env, repeat=repeat, warmup=warmup)
     if verify is not None:
         rows.append(verify)
-    rows.append(bench_synthesis(env, count=manifest.get("tasks_requested", DEFAULT_TASKS), seed=manifest["seed"]))
-    rows.extend(bench_at_scale(package, list(sizes), seed=manifest["seed"], repeat=repeat, tasks=scale_tasks))
-    return BenchReport(env.env_id, str(package), repeat, sessions, rows)
+    rows.append(bench_synthesis(env, count=manifest.tasks_requested, seed=manifest.seed))
+    rows.extend(bench_at_scale(env.blueprint, list(sizes), seed=manifest.seed, repeat=repeat, tasks=scale_tasks))
+    return BenchReport(env.env_id, str(package.path), repeat, sessions, rows)

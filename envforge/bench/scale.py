@@ -4,9 +4,8 @@ show a cost does not grow with the state (verify, the gate)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-from envforge.ir.loading import load_blueprint_text
+from envforge.ir.blueprint import Blueprint
 from envforge.ir.ontology import Ontology
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment
@@ -24,10 +23,8 @@ class ScaledDomain:
     env: Environment
 
 
-def build_domain(package: Path, rows: int, seed: int) -> ScaledDomain:
-    """The package's blueprint through the ontology, toolgraph and state stages' builds, at `rows` rows."""
-    source = package / "blueprint.yaml"
-    blueprint = load_blueprint_text(source.read_text(encoding="utf-8"), str(source))
+def build_domain(blueprint: Blueprint, rows: int, seed: int) -> ScaledDomain:
+    """A package's blueprint through the ontology, toolgraph and state stages' builds, at `rows` rows."""
     config = GenerateConfig(seed=seed, rows=rows)
     ontology = build_ontology(blueprint)
     graph = build_toolgraph(blueprint, ontology)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from time import perf_counter_ns
 
 from envforge.bench.report import BenchRow, summarize, time_calls, timed_row, warmup_runs
@@ -18,6 +17,7 @@ from envforge.bench.scale import ScaledDomain, build_domain
 from envforge.bench.sizes import SCALE_TASKS
 from envforge.bench.tasks import VERIFY_GOAL_MS, golden_session
 from envforge.hashing import canonical_json
+from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import RowChange, RunHistory, TaskSpec, Transcript, Verdict
 from envforge.runtime.diff import diff_states
 from envforge.runtime.session import Session
@@ -176,7 +176,7 @@ def _gate_row(domain: ScaledDomain, ours: GateRun, baseline: GateRun) -> BenchRo
 
 
 def bench_at_scale(
-    package: Path,
+    blueprint: Blueprint,
     sizes: list[int],
     *,
     seed: int,
@@ -188,7 +188,7 @@ def bench_at_scale(
     rows: list[BenchRow] = []
     warmup = warmup_runs(repeat)
     for size in sizes:
-        domain = build_domain(package, size, seed)
+        domain = build_domain(blueprint, size, seed)
         ours = synthesize_and_gate(domain, tasks, seed, Session, diffing=False)
         baseline = synthesize_and_gate(domain, tasks, seed, ReloadingSession, diffing=True)
         if [task.id for task in baseline.accepted] != [task.id for task in ours.accepted]:

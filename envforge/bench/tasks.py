@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 from time import perf_counter_ns
 
 from envforge.bench.report import BenchRow, summarize, time_calls, timed_row
 from envforge.ir.tasks import TaskSpec, Transcript
 from envforge.runtime.environment import Environment
+from envforge.runtime.opened_package import OpenedPackage
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_package_verifier, load_tasks, load_verifier
 from envforge.stages.ontology.build import build_ontology
@@ -44,7 +44,7 @@ def _naive_compare(initial: bytes, final: bytes) -> bool:
     return tables[0] == tables[1]
 
 
-def bench_verify(package: Path, env: Environment, *, repeat: int, warmup: int) -> BenchRow | None:
+def bench_verify(package: OpenedPackage, env: Environment, *, repeat: int, warmup: int) -> BenchRow | None:
     """The shipped verifier of the task with the most expected changes, on its golden run's history (read from the
     session). A package of a domain without WRITE actions has only questions: one of them is judged. None for a
     package without tasks."""

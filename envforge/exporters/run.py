@@ -29,7 +29,9 @@ from envforge.exporters.wheel import WheelSpec
 from envforge.exporters.wheel_folder import superseded_wheels
 from envforge.exporters.wheels import env_wheel, runtime_wheel
 from envforge.files import write_dir_atomic, write_file_atomic
+from envforge.ir.manifest import MANIFEST
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 
 FORMATS = ("wheel", "mcp", "sft", "verl", "trl")
 SUITE = "suite"
@@ -71,18 +73,18 @@ def find_packages(paths: list[Path]) -> list[Path]:
     for path in paths:
         if not path.exists():
             raise UserInputError(f"{path}: no such folder; give an environment package or a folder of packages")
-        if (path / "envforge.yaml").is_file():
+        if (path / MANIFEST).is_file():
             found.append(path)
             continue
         # A hidden folder is never a package: the stage cache, or the temporary or retired folder of an atomic
         # write that a killed run left behind, which may hold a manifest beside half of the files.
         below = sorted(
             manifest.parent
-            for manifest in path.rglob("envforge.yaml")
+            for manifest in path.rglob(MANIFEST)
             if not any(part.startswith(".") for part in manifest.relative_to(path).parts)
         )
         if not below:
-            raise UserInputError(f"{path}: holds no environment package (no envforge.yaml); run `envforge generate`")
+            raise UserInputError(f"{path}: holds no environment package (no {MANIFEST}); run `envforge generate`")
         found.extend(below)
     return found
 
@@ -109,7 +111,7 @@ def export(
 
     `rollouts`: trajectory files whose passing episodes join the SFT data beside the oracle demonstrations.
     """
-    packages = [load_package(path) for path in find_packages(paths)]
+    packages = [load_package(open_package(path)) for path in find_packages(paths)]
     _check_unique(packages)
     if rollouts and "sft" not in formats:
         raise UserInputError("--rollouts feeds the SFT dataset; add -f sft (or -f all)")

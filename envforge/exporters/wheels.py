@@ -14,7 +14,7 @@ from envforge.errors import PackageError
 from envforge.exporters.trl import render_trl_module
 from envforge.exporters.wheel import WheelSpec, build_wheel, files_under, with_content_version
 from envforge.exporters.wheels_names import distribution_name, module_name
-from envforge.package import load_manifest
+from envforge.ir.manifest import MANIFEST
 from envforge.runtime.episode import EnvPackage
 from envforge.version import __version__
 
@@ -73,14 +73,12 @@ def runtime_wheel() -> tuple[WheelSpec, bytes]:
 
 
 def package_files(package: EnvPackage) -> dict[str, bytes]:
-    """The files of the package folder that its manifest lists, and the manifest."""
-    manifest_path = package.path / "envforge.yaml"
-    manifest = load_manifest(manifest_path.read_bytes())
-    names = ["envforge.yaml", *sorted(manifest.files)]
-    missing = [name for name in names if not (package.path / name).is_file()]
+    """The files of the package folder that its manifest lists, each checked against its hash, and the manifest."""
+    names = [MANIFEST, *sorted(package.files.manifest.files)]
+    missing = [name for name in names if not package.files.exists(name)]
     if missing:
         raise PackageError(f"{package.path}: missing {', '.join(missing[:3])}; regenerate the package")
-    return {name: (package.path / name).read_bytes() for name in names}
+    return {name: package.files.read(name) for name in names}
 
 
 def render_init(package: EnvPackage) -> str:
@@ -99,6 +97,7 @@ from pathlib import Path
 
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.gym_env import register_package
+from envforge.runtime.opened_package import open_package
 
 ENV_ID = {env_id!r}
 DOMAIN = {package.env.blueprint.domain!r}
@@ -109,7 +108,7 @@ register_package(PACKAGE, ENV_ID)
 
 def load() -> EnvPackage:
     """The environment package, loaded: environment, tasks and verifiers."""
-    return load_package(PACKAGE)
+    return load_package(open_package(PACKAGE))
 '''
 
 
@@ -120,6 +119,7 @@ def render_main(package: EnvPackage) -> str:
 import sys
 
 from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
 
 from . import PACKAGE
 
@@ -130,7 +130,7 @@ def main() -> None:
     except ImportError:
         print("{distribution}: the MCP server needs the mcp extra: pip install '{distribution}[mcp]'", file=sys.stderr)
         raise SystemExit(2) from None
-    serve_stdio(load_environment(PACKAGE))
+    serve_stdio(load_environment(open_package(PACKAGE)))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,5 @@ UI replay, rollouts, LLM synthesis), re-hashes the files, and swaps the folder i
 """
 
 from envforge.package.folder import assemble, publish, update_package
-from envforge.package.manifest import MANIFEST, EnvManifest, dump_manifest, load_manifest
 
-__all__ = ["MANIFEST", "EnvManifest", "assemble", "dump_manifest", "load_manifest", "publish", "update_package"]
+__all__ = ["assemble", "publish", "update_package"]

@@ -8,9 +8,9 @@ from typing import Any
 
 from envforge.files import dump_json, read_files, write_dir_atomic
 from envforge.hashing import hash_bytes
+from envforge.ir.manifest import MANIFEST, EnvManifest, dump_manifest, load_manifest
 from envforge.ir.synthesis import SynthesisReport
 from envforge.ir.verification import ValidationReport
-from envforge.package.manifest import MANIFEST, EnvManifest, dump_manifest, load_manifest
 from envforge.package.report import render_report
 
 REPORT_JSON = "report.json"

@@ -18,6 +18,7 @@ from envforge.rollouts.episode import EpisodeRunner
 from envforge.rollouts.options import RolloutOptions
 from envforge.rollouts.runner import RolloutPlan, run_episode
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -38,7 +39,7 @@ class RolloutWorker:
             # Loaded by the first episode rather than in __init__: an error there (a package path this node
             # cannot see) reaches the driver as itself, where a failed __init__ would only say the actor died.
             package, options, key = self.setup
-            loaded = load_package(package)
+            loaded = load_package(open_package(package))
             agent, user, _ = build_clients(options, loaded, key=key)
             self.runner = EpisodeRunner(loaded, agent, user, rollout_config(options))
         return await run_episode(self.runner, task_id, sample, infra_retries)

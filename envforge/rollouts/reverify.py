@@ -17,6 +17,7 @@ from envforge.rollouts.failures import classify_failure
 from envforge.rollouts.solvability import summarize_rollouts, write_rollout_report
 from envforge.rollouts.trajectory import Trajectory, load_trajectories, save_trajectories
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 
 
@@ -88,7 +89,7 @@ def reverify_saved(
 ) -> ReverifyReport:
     """Judge a trajectories file again and save the result to `out` (default: the file itself); with `report`,
     rewrite the package report's rollout section from the new verdicts, keeping its pass-rate band."""
-    result = reverify(load_package(package), load_trajectories(trajectories))
+    result = reverify(load_package(open_package(package)), load_trajectories(trajectories))
     save_trajectories(out or trajectories, result.trajectories)
     if report:
         k = max((t.sample for t in result.trajectories), default=0) + 1

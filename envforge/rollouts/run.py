@@ -19,6 +19,7 @@ from envforge.rollouts.ray_actors import run_on_ray
 from envforge.rollouts.runner import RolloutPlan, run_rollouts
 from envforge.rollouts.trajectory import Trajectory, save_trajectories
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 
 T = TypeVar("T")
 
@@ -86,7 +87,7 @@ def rollout_and_save(
     """Run the episodes and write them; the trajectories file appears only once every episode has ended."""
     if options.executor == "ray":
         import_ray()
-    package = load_package(package_path)
+    package = load_package(open_package(package_path))
     plan = RolloutPlan(
         task_ids=pick_tasks(package, options.tasks, options.limit), k=options.k, concurrency=options.concurrency
     )

@@ -2,6 +2,7 @@
 
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.errors import ToolError
+from envforge.runtime.opened_package import OpenedPackage, open_package
 from envforge.runtime.session import Session
 
-__all__ = ["Environment", "Session", "ToolError", "load_environment"]
+__all__ = ["Environment", "OpenedPackage", "Session", "ToolError", "load_environment", "open_package"]

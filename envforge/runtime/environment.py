@@ -18,7 +18,7 @@ from envforge.ir.tables import build_metadata, key_field
 from envforge.ir.toolspec import ToolGraph, ToolSpec
 from envforge.runtime.history import history_ddl, with_history
 from envforge.runtime.indexes import lookup_indexes
-from envforge.runtime.package_files import PackageFiles, broken, first_error
+from envforge.runtime.opened_package import OpenedPackage, broken, first_error
 from envforge.runtime.statements import EntityStatements
 
 TEXT_TYPES = frozenset({"string", "text"})
@@ -92,34 +92,32 @@ class Environment:
         return [tool.openai_tool() for tool in self.toolgraph.tools]
 
 
-def load_environment(package: Path, *, verify: bool = True, files: PackageFiles | None = None) -> Environment:
-    """Load an environment package directory (see the package format in the README).
-
-    Each file read is checked against the manifest's hash unless `verify` is False (`envforge check`
-    reports hash mismatches itself and then looks deeper)."""
-    files = files if files is not None else PackageFiles.open(package, verify=verify)
-    blueprint = load_blueprint_text(files.read_text("blueprint.yaml"), str(package / "blueprint.yaml"))
-    toolgraph = _load_toolgraph(files)
-    template = files.read("state.sqlite")
-    check_template(template, package)
-    policy = files.read_text("policy.md")
+def load_environment(package: OpenedPackage) -> Environment:
+    """Load an opened environment package (see the package format in the README): each file it reads is checked
+    against the manifest's hash unless the package was opened unchecked."""
+    root = package.path
+    blueprint = load_blueprint_text(package.read_text("blueprint.yaml"), str(root / "blueprint.yaml"))
+    toolgraph = _load_toolgraph(package)
+    template = package.read("state.sqlite")
+    check_template(template, root)
+    policy = package.read_text("policy.md")
     try:
         environment = Environment(blueprint, toolgraph, template, policy)
     except sqlite3.DatabaseError as exc:
         where = zeroed_pages(template)
-        raise broken(package / "state.sqlite", f"damaged SQLite database{where} ({exc})", package) from None
+        raise broken(root / "state.sqlite", f"damaged SQLite database{where} ({exc})", root) from None
     # Long-lived compiled objects: keep the cyclic GC from rescanning them on every collection.
     gc.freeze()
     return environment
 
 
-def _load_toolgraph(files: PackageFiles) -> ToolGraph:
-    data = files.read("toolgraph.json")
+def _load_toolgraph(package: OpenedPackage) -> ToolGraph:
+    data = package.read("toolgraph.json")
     try:
         return ToolGraph.model_validate_json(data)
     except ValidationError as exc:
         raise broken(
-            files.root / "toolgraph.json", f"not a valid tool graph ({first_error(exc)})", files.root
+            package.path / "toolgraph.json", f"not a valid tool graph ({first_error(exc)})", package.path
         ) from None
 
 

@@ -15,21 +15,24 @@ from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdic
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.clarify import clarification
 from envforge.runtime.environment import Environment, load_environment
-from envforge.runtime.package_files import PackageFiles
+from envforge.runtime.opened_package import OpenedPackage
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import check_verifiers_present, load_package_verifier, load_tasks, pick_task
 
 
 @dataclass
 class EnvPackage:
-    """A loaded environment package: the compiled environment, its tasks and (lazily) their verifiers."""
+    """An opened package, loaded: the compiled environment, its tasks and (lazily) their verifiers."""
 
-    path: Path
+    files: OpenedPackage
+    """The opened package: its files, read through the manifest's hashes (unchecked only for `envforge check`)."""
     env: Environment
     tasks: dict[str, TaskSpec]
-    files: PackageFiles
-    """How verifiers are read: through the manifest's hashes (unchecked only for `envforge check`)."""
     _verifiers: dict[str, ModuleType] = field(default_factory=dict, repr=False)
+
+    @property
+    def path(self) -> Path:
+        return self.files.path
 
     @property
     def env_id(self) -> str:
@@ -46,7 +49,7 @@ class EnvPackage:
         """Judge a run (what its session logged, and its transcript) with the package's shipped verifier."""
         module = self._verifiers.get(task_id)
         if module is None:
-            module = self._verifiers[task_id] = load_package_verifier(self.path, task_id, self.files)
+            module = self._verifiers[task_id] = load_package_verifier(self.files, task_id)
         verdict: Verdict = module.verify(history, transcript)
         return verdict
 
@@ -63,16 +66,12 @@ class EnvPackage:
         return [*self.prompt(task_id), *clarification(self.task(task_id))]
 
 
-def load_package(path: Path, *, verify: bool = True) -> EnvPackage:
-    """Load an environment package folder for episodes; a broken or changed package is one PackageError line.
-
-    `verify=False` reads files without their manifest hashes: only for `envforge check`, which reports
-    hash mismatches itself and then exercises the package as it is."""
-    files = PackageFiles.open(path, verify=verify)
-    env = load_environment(path, files=files)
-    tasks = load_tasks(path, files)
-    check_verifiers_present(files, tasks)
-    return EnvPackage(path=path, env=env, tasks=tasks, files=files)
+def load_package(package: OpenedPackage) -> EnvPackage:
+    """Load an opened package for episodes; a broken or changed package is one PackageError line."""
+    env = load_environment(package)
+    tasks = load_tasks(package)
+    check_verifiers_present(package, tasks)
+    return EnvPackage(files=package, env=env, tasks=tasks)
 
 
 def render_result(result: ToolResult) -> str:

@@ -21,6 +21,7 @@ from envforge.errors import PackageError
 from envforge.ir.toolspec import ToolArguments
 from envforge.runtime.agent_text import AnswerAction, CallAction, parse_action
 from envforge.runtime.episode import EnvPackage, Episode, load_package, render_result
+from envforge.runtime.opened_package import open_package
 
 DEFAULT_MAX_STEPS = 30
 _SPEAKERS = {"user": "user", "assistant": "agent"}
@@ -67,7 +68,7 @@ class ToolUseEnv(gymnasium.Env[str, str]):
         max_steps: int = DEFAULT_MAX_STEPS,
         render_mode: str | None = None,
     ) -> None:
-        self.package = package if isinstance(package, EnvPackage) else load_package(Path(package))
+        self.package = package if isinstance(package, EnvPackage) else load_package(open_package(Path(package)))
         if task_id is not None:
             self.package.task(task_id)
         if render_mode not in (None, "ansi"):

@@ -13,9 +13,11 @@ from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.apps.uitasks import find_ui_task
 from envforge.runtime.environment import load_environment
+from envforge.runtime.episode import load_package
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
-from envforge.runtime.tasks import find_task, verify_with_package
+from envforge.runtime.tasks import load_package_verifier, load_tasks, pick_task
 
 
 def _through_mcp(server: EnvServer, calls: list[ToolCall], episode: str) -> list[tuple[str, bool]]:
@@ -35,8 +37,9 @@ def _through_mcp(server: EnvServer, calls: list[ToolCall], episode: str) -> list
 
 def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdict, list[tuple[str, bool]]]:
     """Replay the oracle; returns the task, the shipped verifier's verdict, and (tool, ok) per call."""
-    env = load_environment(package)
-    task = find_task(package, task_id)
+    opened = open_package(package)
+    env = load_environment(opened)
+    task = pick_task(package, load_tasks(opened), task_id)
     if via == "mcp":
         server = EnvServer(env)
         server.act_for("run-task", task.scenario.person)
@@ -47,16 +50,17 @@ def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdic
         outcomes = [(call.name, session.call_tool(call.name, call.arguments)[0]) for call in task.oracle]
         history = session.history()
     transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
-    return task, verify_with_package(package, task_id, history, transcript), outcomes
+    return task, load_package_verifier(opened, task_id).verify(history, transcript), outcomes
 
 
 def run_ui_task(package: Path, task_id: str, app: AppKind) -> tuple[TaskSpec, Verdict, list[tuple[str, bool]]]:
     """Click through the task's golden UI path in headless Chromium; returns what `run_task` does."""
     from envforge.runtime.apps.browser_env import BrowserEnv
 
-    task = find_task(package, task_id)  # one-line errors before any browser starts
-    posed = find_ui_task(package, task_id, app)
-    env = BrowserEnv(package, app, task_id=task_id)
+    loaded = load_package(open_package(package))
+    task = loaded.task(task_id)  # one-line errors before any browser starts
+    posed = find_ui_task(loaded.files, task_id, app)
+    env = BrowserEnv(loaded, app, task_id=task_id)
     try:
         env.reset(options={"task_id": task_id})
         verdict, _ = env.replay_golden()

@@ -16,6 +16,7 @@ from pathlib import Path
 from envforge.errors import UserInputError
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 
 TOKEN_VARIABLE = "ENVFORGE_HARNESS_TOKEN"
 
@@ -76,12 +77,12 @@ def serve_mcp(
     from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
     if transport == "stdio":
-        serve_stdio(load_package(package).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
+        serve_stdio(load_package(open_package(package)).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
         return
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
     token = harness_token()
-    server = EnvServer(load_package(package).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
+    server = EnvServer(load_package(open_package(package)).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
     import uvicorn
 
     from envforge.runtime.harness_routes import harness_routes
@@ -99,10 +100,10 @@ def serve_app(package: Path, *, app: AppKind, host: str, port: int, announce: Ca
     """The web or phone app over many isolated episodes, until interrupted; the harness creates them through its API."""
     import uvicorn
 
-    from envforge.runtime.apps.server import build_app_server
+    from envforge.runtime.apps.server import AppServer
 
     token = harness_token()
-    server = build_app_server(package, app, token)
+    server = AppServer(load_package(open_package(package)), app, token)
     announce_token(token, announce)
     listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]

@@ -10,40 +10,36 @@ from pydantic import ValidationError
 
 from envforge.errors import PackageError, did_you_mean
 from envforge.ir.tasks import RunHistory, TaskSpec, Transcript, Verdict
-from envforge.runtime.package_files import PackageFiles, broken, first_error
+from envforge.runtime.opened_package import OpenedPackage, broken, first_error
 
 TASKS_FILE = "tasks.jsonl"
 
 
-def load_tasks(package: Path, files: PackageFiles | None = None) -> dict[str, TaskSpec]:
+def load_tasks(package: OpenedPackage) -> dict[str, TaskSpec]:
     """The tasks of `tasks.jsonl`; a line that is not a task is a one-line error naming the file and line."""
-    files = files if files is not None else PackageFiles.open(package)
     tasks: dict[str, TaskSpec] = {}
-    for number, line in enumerate(files.read_text(TASKS_FILE).splitlines(), start=1):
+    for number, line in enumerate(package.read_text(TASKS_FILE).splitlines(), start=1):
         if not line.strip():
             continue
         try:
             task = TaskSpec.model_validate_json(line)
         except ValidationError as exc:
-            raise broken(package / TASKS_FILE, f"line {number}: not a task ({first_error(exc)})", package) from None
+            where = package.path / TASKS_FILE
+            raise broken(where, f"line {number}: not a task ({first_error(exc)})", package.path) from None
         tasks[task.id] = task
     return tasks
 
 
-def check_verifiers_present(files: PackageFiles, tasks: Iterable[str]) -> None:
+def check_verifiers_present(package: OpenedPackage, tasks: Iterable[str]) -> None:
     """Refuse a package missing a task's verifier when it loads, not when that task's episode ends."""
     for task_id in tasks:
         name = verifier_file(task_id)
-        if not files.exists(name):
-            raise broken(files.root / name, f"missing (the verifier of task {task_id})", files.root)
+        if not package.exists(name):
+            raise broken(package.path / name, f"missing (the verifier of task {task_id})", package.path)
 
 
 def verifier_file(task_id: str) -> str:
     return f"verifiers/{task_id}.py"
-
-
-def find_task(package: Path, task_id: str) -> TaskSpec:
-    return pick_task(package, load_tasks(package), task_id)
 
 
 def pick_task(package: Path, tasks: dict[str, TaskSpec], task_id: str) -> TaskSpec:
@@ -66,17 +62,11 @@ def load_verifier(source: str, name: str) -> VerifyFn:
     return function
 
 
-def load_package_verifier(package: Path, task_id: str, files: PackageFiles | None = None) -> ModuleType:
+def load_package_verifier(package: OpenedPackage, task_id: str) -> ModuleType:
     """Import `verifiers/<task id>.py` from the package, as shipped (checked against its manifest hash)."""
-    files = files if files is not None else PackageFiles.open(package)
-    path = package / verifier_file(task_id)
-    source = files.read_text(verifier_file(task_id))
+    path = package.path / verifier_file(task_id)
+    source = package.read_text(verifier_file(task_id))
     module = ModuleType(f"envforge_verifier_{task_id.replace('-', '_')}")
     module.__file__ = str(path)
     exec(compile(source, str(path), "exec"), module.__dict__)
     return module
-
-
-def verify_with_package(package: Path, task_id: str, history: RunHistory, transcript: Transcript) -> Verdict:
-    verdict: Verdict = load_package_verifier(package, task_id).verify(history, transcript)
-    return verdict

@@ -29,7 +29,7 @@ class BatchSettings:
 
 def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> BatchOutcome:
     """Generate one package; every error becomes an outcome, never an exception."""
-    from envforge.package.manifest import MANIFEST, load_manifest
+    from envforge.ir.manifest import MANIFEST, load_manifest
     from envforge.pipeline.dag import GenerateConfig
     from envforge.stages.generate import run_pipeline
 

@@ -14,7 +14,6 @@ from lxml.html import HtmlElement
 from starlette.testclient import TestClient
 
 from envforge.runtime.apps.server import APPS, AppServer
-from envforge.runtime.episode import load_package as load_env_package
 from envforge.validators.loaded_package import LoadedPackage
 from envforge.validators.results import ConformanceError
 
@@ -80,11 +79,10 @@ def _crawl(server: AppServer) -> tuple[list[str], int]:
 
 
 def check_app_reachability(package: LoadedPackage) -> str:
-    env_package = load_env_package(package.path, verify=False)
     problems: list[str] = []
     actions = 0
     for kind in APPS:
-        found, actions = _crawl(AppServer(env_package, kind))
+        found, actions = _crawl(AppServer(package.env_package, kind))
         problems += found
     if problems:
         raise ConformanceError("some actions or screens are not reachable in the apps", problems)

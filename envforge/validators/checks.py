@@ -6,11 +6,12 @@ import logging
 import time
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
+from envforge.ir.manifest import MANIFEST
+from envforge.runtime.opened_package import OpenedPackage
 from envforge.validators.app_reachability import check_app_reachability
 from envforge.validators.determinism import check_oracle_determinism, check_reset_determinism
-from envforge.validators.loaded_package import LoadedPackage, load_package, require_package
+from envforge.validators.loaded_package import LoadedPackage, load_package
 from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
 from envforge.validators.package_integrity import check_package_integrity
 from envforge.validators.results import CheckResult, ConformanceError
@@ -37,14 +38,14 @@ CHECKS: tuple[tuple[str, str, Check], ...] = (
 """(family, name, check) of the checks that need the package loaded, in the order they run."""
 
 
-def _integrity(package: Path) -> str:
+def _integrity(package: OpenedPackage) -> str:
     problems = check_package_integrity(package)
     if problems:
         raise ConformanceError(
-            "files do not match envforge.yaml (changed after generation; regenerate the package)",
+            f"files do not match {MANIFEST} (changed after generation; regenerate the package)",
             [str(problem) for problem in problems],
         )
-    return "every file is listed in envforge.yaml and has its recorded sha256"
+    return f"every file is listed in {MANIFEST} and has its recorded sha256"
 
 
 def _timed(family: str, name: str, run: Callable[[], str]) -> CheckResult:
@@ -61,12 +62,9 @@ def _timed(family: str, name: str, run: Callable[[], str]) -> CheckResult:
     return CheckResult(family, name, "passed", message, time.perf_counter() - started)
 
 
-def run_checks(package: Path, *, sample: int | None = None) -> list[CheckResult]:
-    """Every check on `package`, in order; `sample` gates and replays only that many tasks (an even spread).
-
-    Raises PackageError when `package` is not a package folder at all; any other problem is a failed check.
-    """
-    require_package(package)
+def run_checks(package: OpenedPackage, *, sample: int | None = None) -> list[CheckResult]:
+    """Every check on `package` (opened by `open_for_check`), in order; `sample` gates and replays only that
+    many tasks (an even spread). Any problem is a failed check."""
     results = [_timed("integrity", "package_integrity", lambda: _integrity(package))]
     loaded: LoadedPackage | None = None
 

@@ -1,4 +1,4 @@
-"""A package as the checks see it: its manifest, loaded environment, tasks, and the tasks to exercise."""
+"""A package as the checks see it: opened once, its files read as they are, loaded, and the tasks to exercise."""
 
 from __future__ import annotations
 
@@ -10,29 +10,38 @@ import yaml
 from pydantic import ValidationError
 
 from envforge.errors import EnvforgeError, PackageError
+from envforge.ir.manifest import MANIFEST, EnvManifest
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.verification import ValidationReport
-from envforge.package import EnvManifest, load_manifest
-from envforge.runtime.environment import Environment, check_template, load_environment, zeroed_pages
-from envforge.runtime.package_files import PackageFiles, broken
-from envforge.runtime.tasks import check_verifiers_present, load_tasks
-
-MANIFEST = "envforge.yaml"
+from envforge.runtime.environment import Environment, check_template, zeroed_pages
+from envforge.runtime.episode import EnvPackage
+from envforge.runtime.episode import load_package as load_env_package
+from envforge.runtime.opened_package import OpenedPackage, broken, open_package
 
 
 @dataclass(frozen=True)
 class LoadedPackage:
-    path: Path
+    env_package: EnvPackage
+    """The environment, tasks and verifiers, read as they are: hash mismatches are the integrity check's to report."""
     manifest: EnvManifest
-    env: Environment
     tasks: list[TaskSpec]
     """Every task of tasks.jsonl, in file order."""
     sampled: list[TaskSpec]
     """The tasks the gates and replays exercise: all of them, or an even spread when sampling."""
     report: ValidationReport
     """The shipped report.json."""
-    files: PackageFiles
-    """The package's files, read as they are: hash mismatches are the integrity check's to report."""
+
+    @property
+    def path(self) -> Path:
+        return self.env_package.path
+
+    @property
+    def env(self) -> Environment:
+        return self.env_package.env
+
+    @property
+    def files(self) -> OpenedPackage:
+        return self.env_package.files
 
 
 def require_package(path: Path) -> None:
@@ -47,12 +56,18 @@ def require_package(path: Path) -> None:
     raise PackageError(f"{path}: not an environment package (no {MANIFEST}){hint}")
 
 
-def read_env_id(path: Path) -> str:
+def open_for_check(path: Path) -> OpenedPackage:
+    """The package folder opened once for `envforge check`: its files read as they are, whatever their hashes."""
+    require_package(path)
+    return open_package(path, verify=False)
+
+
+def read_env_id(package: OpenedPackage) -> str:
     """The manifest's env id, or the folder's name when the manifest cannot be read."""
     try:
-        return load_manifest((path / MANIFEST).read_bytes()).env_id
+        return package.manifest.env_id
     except (OSError, UnicodeDecodeError, EnvforgeError, yaml.YAMLError, ValidationError):
-        return path.name
+        return package.path.name
 
 
 def sample_tasks(tasks: list[TaskSpec], count: int | None) -> list[TaskSpec]:
@@ -62,16 +77,14 @@ def sample_tasks(tasks: list[TaskSpec], count: int | None) -> list[TaskSpec]:
     return [tasks[index * len(tasks) // count] for index in range(count)]
 
 
-def load_package(path: Path, *, sample: int | None) -> LoadedPackage:
+def load_package(package: OpenedPackage, *, sample: int | None) -> LoadedPackage:
     """Everything the behaviour checks need; raises (with the file at fault) when the package cannot load."""
-    files = PackageFiles.open(path, verify=False)
-    manifest = load_manifest(files.read(MANIFEST))
-    _check_database(path, files.read("state.sqlite"))
-    env = load_environment(path, files=files)
-    tasks = list(load_tasks(path, files).values())
-    check_verifiers_present(files, (task.id for task in tasks))
-    report = ValidationReport.model_validate_json(files.read("report.json"))
-    return LoadedPackage(path, manifest, env, tasks, sample_tasks(tasks, sample), report, files)
+    manifest = package.manifest
+    _check_database(package.path, package.read("state.sqlite"))
+    env_package = load_env_package(package)
+    tasks = list(env_package.tasks.values())
+    report = ValidationReport.model_validate_json(package.read("report.json"))
+    return LoadedPackage(env_package, manifest, tasks, sample_tasks(tasks, sample), report)
 
 
 def _check_database(path: Path, template: bytes) -> None:

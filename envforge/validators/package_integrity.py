@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import yaml
 from pydantic import ValidationError
 
 from envforge.errors import BlueprintError
 from envforge.hashing import hash_bytes
-from envforge.package import load_manifest
+from envforge.ir.manifest import MANIFEST
+from envforge.runtime.opened_package import OpenedPackage
 
 REQUIRED_FILES = (
-    "envforge.yaml",
+    MANIFEST,
     "blueprint.yaml",
     "ontology.json",
     "toolgraph.json",
@@ -39,25 +39,24 @@ class IntegrityProblem:
         return f"{self.file}: {self.problem}"
 
 
-def check_package_integrity(package: Path) -> list[IntegrityProblem]:
-    """Problems with the package's files; an empty list means it is intact."""
-    problems = [IntegrityProblem(name, "missing") for name in REQUIRED_FILES if not (package / name).is_file()]
-    if problems and problems[0].file == "envforge.yaml":
+def check_package_integrity(package: OpenedPackage) -> list[IntegrityProblem]:
+    """Problems with the files of a package opened unchecked; an empty list means it is intact."""
+    problems = [IntegrityProblem(name, "missing") for name in REQUIRED_FILES if not package.exists(name)]
+    if problems and problems[0].file == MANIFEST:
         return problems
     try:
-        manifest = load_manifest((package / "envforge.yaml").read_bytes())
+        manifest = package.manifest
     except (yaml.YAMLError, ValidationError, UnicodeDecodeError, BlueprintError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return [*problems, IntegrityProblem("envforge.yaml", f"not a valid manifest ({first})")]
+        return [*problems, IntegrityProblem(MANIFEST, f"not a valid manifest ({first})")]
     for name, expected in sorted(manifest.files.items()):
-        path = package / name
-        if not path.is_file():
+        if not package.exists(name):
             problems.append(IntegrityProblem(name, "listed in the manifest but missing"))
-        elif hash_bytes(path.read_bytes()) != expected:
+        elif hash_bytes(package.read(name)) != expected:
             problems.append(IntegrityProblem(name, "content differs from the manifest's hash"))
-    listed = set(manifest.files) | {"envforge.yaml"}
-    for path in sorted(package.rglob("*")):
-        name = str(path.relative_to(package))
+    listed = set(manifest.files) | {MANIFEST}
+    for path in sorted(package.path.rglob("*")):
+        name = str(path.relative_to(package.path))
         if path.is_file() and name not in listed:
             problems.append(IntegrityProblem(name, "not listed in the manifest"))
     return problems

@@ -14,7 +14,6 @@ from envforge.ir.uitasks import UITask
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import EnvPackage
-from envforge.runtime.episode import load_package as load_env_package
 from envforge.stages.uitasks.http_page import HttpPage, StepError
 from envforge.validators.loaded_package import LoadedPackage
 from envforge.validators.results import ConformanceError
@@ -42,8 +41,8 @@ def _replay(package: EnvPackage, server: AppServer, client: TestClient, task: UI
 
 
 def check_ui_paths(package: LoadedPackage) -> str:
-    env_package = load_env_package(package.path, verify=False)
-    ui_tasks = load_ui_tasks(package.path)
+    env_package = package.env_package
+    ui_tasks = load_ui_tasks(package.files)
     known = {task.id for task in package.tasks}
     problems = [
         f"{task.app} {task.task_id}: no such task in tasks.jsonl" for task in ui_tasks if task.task_id not in known

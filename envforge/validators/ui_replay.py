@@ -34,6 +34,7 @@ from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
 from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import OpenedPackage, open_package
 from envforge.stages.uitasks.artifact import UITasksArtifact
 from envforge.validators.loaded_package import require_package
 
@@ -266,13 +267,12 @@ def drops(outcomes: list[ReplayOutcome]) -> list[UIDrop]:
 
 
 def record_replay(
-    package_path: Path, tasks: list[UITask], outcomes: list[ReplayOutcome], chromium: str, shots: Path | None
+    package: OpenedPackage, tasks: list[UITask], outcomes: list[ReplayOutcome], chromium: str, shots: Path | None
 ) -> ValidationReport:
     """Drop the UI tasks that failed in Chromium (with their reasons), save the screenshots and the summary."""
     failed = {(o.task.task_id, o.task.app) for o in outcomes if not o.passed}
     kept = [task for task in tasks if (task.task_id, task.app) not in failed]
-    dropped_path = package_path / UI_DROPPED_FILE
-    earlier = [UIDrop.model_validate(item) for item in json.loads(dropped_path.read_bytes())]
+    earlier = [UIDrop.model_validate(item) for item in json.loads(package.read(UI_DROPPED_FILE))]
     # Drops of earlier runs stay: those tasks left ui_tasks.jsonl then and are not replayed again.
     dropped = [*[drop for drop in earlier if (drop.task_id, drop.app) not in failed], *drops(outcomes)]
     files: dict[str, bytes | None] = dict(UITasksArtifact(tasks=kept, dropped=dropped).to_files())
@@ -280,13 +280,13 @@ def record_replay(
     names = [f"{SCREENSHOTS}/{picture.name}" for picture in pictures]
     files.update({name: picture.read_bytes() for name, picture in zip(names, pictures, strict=True)})
     update = {"ui": ui_summary(kept, dropped), "ui_replay": summarize(outcomes, chromium, names)}
-    return update_package(package_path, update, files)
+    return update_package(package.path, update, files)
 
 
 def planned(package: Path, apps: tuple[AppKind, ...], sample: int | None) -> int:
     """How many replays `verify_ui` will do; a one-line error first when `package` is not a package."""
     require_package(package)
-    tasks = load_ui_tasks(package)
+    tasks = load_ui_tasks(open_package(package))
     return sum(len(spread([task for task in tasks if task.app == app], sample)) for app in apps)
 
 
@@ -299,11 +299,11 @@ def verify_ui(
     progress: Callable[[ReplayOutcome], None] | None = None,
 ) -> UIReplaySummary:
     """Replay the package's golden UI paths and record what held in it (`envforge verify-ui`)."""
-    package = load_package(package_path)
-    tasks = load_ui_tasks(package_path)
+    package = load_package(open_package(package_path))
+    tasks = load_ui_tasks(package.files)
     with tempfile.TemporaryDirectory(prefix="envforge-shots-") as folder:
         shots = Path(folder) if screenshots else None
         outcomes, chromium = replay_ui_tasks(package, tasks, apps, sample=sample, screenshots=shots, progress=progress)
-        report = record_replay(package_path, tasks, outcomes, chromium, shots)
+        report = record_replay(package.files, tasks, outcomes, chromium, shots)
     assert report.ui_replay is not None
     return report.ui_replay

@@ -36,7 +36,7 @@ def _gate(package: LoadedPackage, task: TaskSpec, session: Session, met: Counter
     """Why the task's shipped verifier fails the gate, or None when it passes; counts the mutants met per class."""
     where = f"verifiers/{task.id}.py"
     try:
-        verify = _contract(getattr(load_package_verifier(package.path, task.id, package.files), "verify", None))
+        verify = _contract(getattr(load_package_verifier(package.files, task.id), "verify", None))
         result = gate_task(task, session, verify, unrelated_writes(package.tasks, package.env, task))
     except Exception as exc:
         # Shipped verifiers are code from the package: whatever they raise is a finding about that task.

@@ -14,6 +14,7 @@ from envforge.bench.tasks import bench_verify
 from envforge.ir.toolspec import ToolArguments
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.stages.generate import run_pipeline
 from tests.conftest import BLUEPRINTS, slow_domains
@@ -33,7 +34,7 @@ def vet_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def vet_env(vet_package: Path) -> Environment:
-    return load_environment(vet_package)
+    return load_environment(open_package(vet_package))
 
 
 def _bench_every_write(env: Environment, package: Path, probes: list[Probe], tmp_path: Path) -> None:
@@ -91,7 +92,7 @@ def test_a_one_shot_cancellation_is_timed_from_the_initial_state(
 
 
 def test_bench_of_the_vet_domain_reports_every_measure(vet_package: Path) -> None:
-    report = run_bench(vet_package, sessions=5, repeat=REPEAT, sizes=(300,), scale_tasks=2)
+    report = run_bench(open_package(vet_package), sessions=5, repeat=REPEAT, sizes=(300,), scale_tasks=2)
     rows = {row.key: row for row in report.rows}
     assert set(rows) == {"reset", "read", "write", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"}
     assert rows["write"].measure in ("WRITE refill_prescription", "WRITE cancel_visit")
@@ -103,7 +104,7 @@ def test_bench_of_the_vet_domain_reports_every_measure(vet_package: Path) -> Non
 def test_every_write_of_a_shipped_domain_benches_from_the_initial_state(
     packages: dict[str, Path], domain: str, tmp_path: Path
 ) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     _, rows = bench_state(env, packages[domain], repeat=REPEAT, warmup=WARMUP)
     assert [row.key for row in rows] == ["reset", "read", "write"]
     probes = [probe for probe in _write_probes(env) if probe.ok]
@@ -114,7 +115,7 @@ def test_every_write_of_a_shipped_domain_benches_from_the_initial_state(
 @pytest.mark.slow
 @pytest.mark.parametrize("domain", slow_domains("bench"))
 def test_bench_passes_on_every_shipped_domain(packages: dict[str, Path], domain: str) -> None:
-    report = run_bench(packages[domain], sessions=5, repeat=REPEAT, sizes=(300,), scale_tasks=2)
+    report = run_bench(open_package(packages[domain]), sessions=5, repeat=REPEAT, sizes=(300,), scale_tasks=2)
     assert {"reset", "read", "write", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"} <= {
         row.key for row in report.rows
     }
@@ -127,8 +128,8 @@ def test_a_domain_without_writes_benches_its_reads_and_judges_a_question(tmp_pat
     blueprint = tmp_path / "vet.yaml"
     blueprint.write_text(text[: text.index("actions:\n")] + text[text.index("personas:\n") :], encoding="utf-8")
     package = run_pipeline(blueprint, tmp_path / "out", GenerateConfig(rows=80, tasks=5)).package
-    env = load_environment(package)
+    env = load_environment(open_package(package))
     _, rows = bench_state(env, package, repeat=REPEAT, warmup=WARMUP)
     assert [row.key for row in rows] == ["reset", "read"]
-    verify = bench_verify(package, env, repeat=REPEAT, warmup=WARMUP)
+    verify = bench_verify(open_package(package), env, repeat=REPEAT, warmup=WARMUP)
     assert verify is not None and verify.median > 0 and verify.baseline_median > 0

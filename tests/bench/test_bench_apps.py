@@ -9,13 +9,17 @@ from pathlib import Path
 import pytest
 
 from envforge.bench.apps import bench_apps
+from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from tests.conftest import envforge_cli
 
 pytestmark = pytest.mark.slow
 
 
 def test_app_rows_measure_cold_start_reset_golden_replay_and_memory_per_context(retail_package: Path) -> None:
-    rows = {row.key: row for row in bench_apps(retail_package, "phone", repeat=2, contexts=2)}
+    rows = {
+        row.key: row for row in bench_apps(load_package(open_package(retail_package)), "phone", repeat=2, contexts=2)
+    }
     assert list(rows) == [
         "app_cold_start",
         "app_reset",

@@ -18,6 +18,7 @@ from envforge.bench.report import BenchReport, BenchRow, summarize
 from envforge.bench.runtime import run_bench
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.stages.generate import run_pipeline
 
@@ -37,12 +38,12 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def env(package: Path) -> Environment:
-    return load_environment(package)
+    return load_environment(open_package(package))
 
 
 @pytest.fixture(scope="module")
 def report(package: Path) -> BenchReport:
-    return run_bench(package, sessions=SESSIONS, repeat=REPEAT, sizes=SIZES, scale_tasks=SCALE_TASKS)
+    return run_bench(open_package(package), sessions=SESSIONS, repeat=REPEAT, sizes=SIZES, scale_tasks=SCALE_TASKS)
 
 
 def _rows(report: BenchReport) -> dict[str, BenchRow]:

@@ -12,7 +12,10 @@ from envforge.bench.scaled import GATE_GOAL_MS, ReloadingSession, bench_at_scale
 from envforge.bench.sizes import parse_sizes
 from envforge.bench.tasks import VERIFY_GOAL_MS, golden_session
 from envforge.errors import UserInputError
+from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import RunHistory, Transcript
+from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_verifier
 from envforge.stages.tasks.synthesize import synthesize_tasks
 from envforge.stages.verifiers.emit import render_verifier
@@ -23,8 +26,13 @@ SIZES = [300, 600]
 
 
 @pytest.fixture(scope="module")
-def rows() -> dict[str, BenchRow]:
-    measured = bench_at_scale(SHOWCASE, SIZES, seed=0, repeat=5, tasks=6)
+def blueprint() -> Blueprint:
+    return load_environment(open_package(SHOWCASE)).blueprint
+
+
+@pytest.fixture(scope="module")
+def rows(blueprint: Blueprint) -> dict[str, BenchRow]:
+    measured = bench_at_scale(blueprint, SIZES, seed=0, repeat=5, tasks=6)
     return {row.key: row for row in measured}
 
 
@@ -43,8 +51,8 @@ def test_each_size_has_a_verify_and_a_gate_row_beside_its_baseline(rows: dict[st
         assert f"{size:,} rows" in verify.note and "median over 6 tasks" in gate.note
 
 
-def test_the_reloading_session_resets_to_the_template_with_an_empty_history() -> None:
-    domain = build_domain(SHOWCASE, 300, 0)
+def test_the_reloading_session_resets_to_the_template_with_an_empty_history(blueprint: Blueprint) -> None:
+    domain = build_domain(blueprint, 300, 0)
     env = domain.env
     tasks = synthesize_tasks(
         env.blueprint, domain.ontology, env.toolgraph, env.template, set(env.tools), count=4, seed=0
@@ -59,8 +67,8 @@ def test_the_reloading_session_resets_to_the_template_with_an_empty_history() ->
     assert session.snapshot() == env.template
 
 
-def test_the_diffing_baseline_verifier_judges_as_the_shipped_one() -> None:
-    domain = build_domain(SHOWCASE, 300, 0)
+def test_the_diffing_baseline_verifier_judges_as_the_shipped_one(blueprint: Blueprint) -> None:
+    domain = build_domain(blueprint, 300, 0)
     env = domain.env
     tasks = synthesize_tasks(
         env.blueprint, domain.ontology, env.toolgraph, env.template, set(env.tools), count=4, seed=0

@@ -21,6 +21,7 @@ import pytest
 from envforge.exporters.run import find_packages
 from envforge.files import read_files
 from envforge.stages.registry import STAGES
+from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import check_package_integrity
 from tests.cli.test_generate import without_timing
 from tests.conftest import REPO, envforge_cli
@@ -96,7 +97,7 @@ def test_a_batch_killed_mid_run_resumes_from_the_cache_to_the_bytes_of_an_uninte
     finished = visible(out)
     assert finished and len(finished) < len(DOMAINS), finished
     for domain in finished:
-        assert check_package_integrity(out / domain) == [], domain
+        assert check_package_integrity(open_for_check(out / domain)) == [], domain
     assert "suite.json" not in finished
     # What a reader of the suite folder takes for packages: never the temporary folder being filled at the kill.
     assert find_packages([out]) == [out / domain for domain in finished]

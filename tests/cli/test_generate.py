@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from envforge.stages.registry import STAGES
+from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import check_package_integrity
 from tests.conftest import REPO, envforge_cli
 
@@ -19,7 +20,7 @@ def test_generate_by_shipped_name_writes_a_complete_package_and_reports_json(tmp
     assert [stage["stage"] for stage in summary["stages"]] == [
         *["ontology", "toolgraph", "state", "tooltests", "tasks", "verifiers", "review", "apps", "uitasks", "package"]
     ]
-    assert check_package_integrity(tmp_path / "retail") == []
+    assert check_package_integrity(open_for_check(tmp_path / "retail")) == []
     again = json.loads(
         envforge_cli("generate", "retail", "-o", str(tmp_path), "--rows", "300", "--tasks", "10", "--json").stdout
     )
@@ -67,8 +68,8 @@ def test_batch_generates_the_good_blueprints_and_reports_the_bad_one(tmp_path: P
         "tasks": 20,
     }
     assert (report["executor"], report["workers"]) == ("local", 2)
-    assert check_package_integrity(out / "retail") == []
-    assert check_package_integrity(out / "airline") == []
+    assert check_package_integrity(open_for_check(out / "retail")) == []
+    assert check_package_integrity(open_for_check(out / "airline")) == []
     again = json.loads(envforge_cli(*command, "--workers", "2", "--json").stdout)
     assert without_timing(again) == without_timing(report)
     assert [row["timing"]["stages_cached"] for row in again["blueprints"]] == [len(STAGES), 0, len(STAGES)]

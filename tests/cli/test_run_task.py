@@ -9,6 +9,7 @@ import pytest
 
 from envforge.runtime.apps.uitasks import find_ui_task
 from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_tasks
 from tests.browser import find_chromium
 from tests.conftest import envforge_cli
@@ -16,7 +17,7 @@ from tests.conftest import envforge_cli
 
 @pytest.mark.parametrize("via", ["session", "mcp"])
 def test_replaying_an_oracle_prints_a_passing_verdict(retail_package: Path, via: str) -> None:
-    task = next(t for t in load_tasks(retail_package).values() if t.kind == "multi_write")
+    task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "multi_write")
     result = envforge_cli("run-task", str(retail_package), task.id, "--oracle", "--via", via, "--json")
     assert result.returncode == 0, result.stderr
     verdict = json.loads(result.stdout)
@@ -36,13 +37,13 @@ def test_an_unknown_task_is_a_one_line_error_with_a_suggestion(retail_package: P
 def test_replaying_a_golden_ui_path_in_chromium_prints_a_passing_verdict(retail_package: Path, app: str) -> None:
     """Real Chromium: the command clicks the path through the app and judges the session it changed."""
     find_chromium()
-    task = next(t for t in load_tasks(retail_package).values() if t.kind == "multi_write")
-    posed = find_ui_task(retail_package, task.id, "phone" if app == "phone" else "web")
+    task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "multi_write")
+    posed = find_ui_task(open_package(retail_package), task.id, "phone" if app == "phone" else "web")
     result = envforge_cli("run-task", str(retail_package), task.id, "--app", app, "--oracle", "--json")
     assert result.returncode == 0, result.stderr
     verdict = json.loads(result.stdout)
     assert verdict["passed"] is True and verdict["instruction"] == posed.instruction
-    tools = load_environment(retail_package).tools
+    tools = load_environment(open_package(retail_package)).tools
     writes = [call.name for call in task.oracle if tools[call.name].kind == "write"]
     assert [call["tool"] for call in verdict["calls"]] == writes
 

@@ -18,6 +18,7 @@ from envforge.adapters.verl_loop import Generation, PromptTooLongError, run_toke
 from envforge.adapters.verl_reward import compute_score, final_answer
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from tests.conftest import BLUEPRINTS
 
@@ -35,7 +36,7 @@ def test_trl_environment_class_runs_every_oracle_to_reward_one(
 ) -> None:
     module = importlib.import_module(f"envforge_env_{domain}.trl_env")
     cls = module.ENVIRONMENT
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     tools = {name for name, _ in inspect.getmembers(cls, inspect.isfunction) if not name.startswith("_")} - {"reset"}
     assert tools == {tool.name for tool in package.env.toolgraph.tools}
     rows = pq.read_table(exports / "trl" / domain / "train.parquet").to_pylist()
@@ -70,7 +71,7 @@ def _hermes(name: str, arguments: dict[str, Any]) -> str:
 @pytest.mark.usefixtures("unpacked_wheels")
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_verl_reward_replays_the_decoded_rollout(packages: dict[str, Path], domain: str) -> None:
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     extra_info = {"env_module": f"envforge_env_{domain}"}
     for task in _tasks(package):
         turns = []
@@ -132,7 +133,7 @@ class CharTokenizer:
 def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
     packages: dict[str, Path], domain: str
 ) -> None:
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     tokenizer = CharTokenizer()
     for task in _tasks(package)[:10]:
         turns = [_hermes(call.name, call.arguments) for call in task.oracle] + [
@@ -163,7 +164,7 @@ def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
 
 
 def test_verl_token_loop_stops_at_the_response_limit(retail_package: Path) -> None:
-    package = load_package(retail_package)
+    package = load_package(open_package(retail_package))
     task = _tasks(package)[0]
     tokenizer = CharTokenizer()
     call = task.oracle[0]
@@ -195,7 +196,7 @@ def test_a_curriculum_narrows_the_tools_and_shaping_counts_what_the_environment_
     }
     with pytest.raises(ValueError, match="no tools drop_tables"):
         with_tools(retail, ["drop_tables"])
-    package = load_package(packages["retail"])
+    package = load_package(open_package(packages["retail"]))
     task = next(task for task in _tasks(package) if task.oracle[0].name == "find_customer_by_email")
     environment: Any = narrow()
     environment.reset(task_id=task.id)
@@ -213,7 +214,7 @@ def test_every_trl_tool_method_has_the_schema_trl_reads(packages: dict[str, Path
     from transformers.utils.chat_template_utils import get_json_schema
 
     environment = importlib.import_module(f"envforge_env_{domain}.trl_env").ENVIRONMENT()
-    for tool in load_package(packages[domain]).env.toolgraph.tools:
+    for tool in load_package(open_package(packages[domain])).env.toolgraph.tools:
         schema = get_json_schema(getattr(environment, tool.name))["function"]
         declared = tool.parameters
         assert schema["name"] == tool.name and schema["description"]

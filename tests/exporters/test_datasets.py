@@ -15,6 +15,7 @@ from datasets import load_dataset
 from envforge.exporters.run import FORMATS, export
 from envforge.runtime.episode import load_package
 from envforge.runtime.gym_env import ToolUseEnv, action_for_call
+from envforge.runtime.opened_package import open_package
 from tests.conftest import BLUEPRINTS
 
 DOMAINS = sorted(path.stem for path in BLUEPRINTS)
@@ -39,7 +40,7 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
     folder = exports / "verl" / domain
     train, test = _rows(folder / "train.parquet"), _rows(folder / "test.parquet")
     assert train and test
-    expected = sum(len(load_package(p).tasks) for d, p in packages.items() if domain in ("suite", d))
+    expected = sum(len(load_package(open_package(p)).tasks) for d, p in packages.items() if domain in ("suite", d))
     assert len(train) + len(test) == expected
     assert not {row["extra_info"]["task_id"] for row in train} & {row["extra_info"]["task_id"] for row in test}
     for split, rows in (("train", train), ("test", test)):
@@ -67,7 +68,7 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
     if domain != "suite":
         config = yaml.safe_load((folder / "tool_config.yaml").read_text())
         names = [tool["tool_schema"]["function"]["name"] for tool in config["tools"]]
-        assert names == [tool.name for tool in load_package(packages[domain]).env.toolgraph.tools]
+        assert names == [tool.name for tool in load_package(open_package(packages[domain])).env.toolgraph.tools]
         for tool in config["tools"]:
             assert tool["class_name"] == "envforge.adapters.verl_agent.EnvforgeTool"
             assert tool["config"]["type"] == "native" and tool["tool_schema"]["function"]["description"]
@@ -83,7 +84,7 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
 @pytest.mark.parametrize("fmt", ["verl", "trl"])
 def test_prompts_show_the_agent_no_answer_and_no_verifier(packages: dict[str, Path], exports: Path, fmt: str) -> None:
     for domain, path in packages.items():
-        package = load_package(path)
+        package = load_package(open_package(path))
         for split in ("train", "test"):
             for row in _rows(exports / fmt / domain / f"{split}.parquet"):
                 task_id = row.get("task_id") or row["extra_info"]["task_id"]
@@ -133,7 +134,7 @@ def test_sft_exports_load_with_datasets_and_keep_arguments_intact(
         assert row["messages"][-1]["role"] == "assistant" and row["messages"][-1]["content"]
     for row in table:
         assert json.loads(row["tools"])[0]["type"] == "function" and row["reward"] == 1.0
-        task = load_package(packages[row["task_id"].rsplit("-", 1)[0]]).task(row["task_id"])
+        task = load_package(open_package(packages[row["task_id"].rsplit("-", 1)[0]])).task(row["task_id"])
         calls = [call for message in row["messages"] for call in (message["tool_calls"] or [])]
         assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
             (call.name, call.arguments) for call in task.oracle

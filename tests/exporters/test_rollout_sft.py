@@ -16,6 +16,7 @@ from envforge.llm import LLMClient
 from envforge.rollouts.runner import RolloutPlan, run_rollouts
 from envforge.rollouts.trajectory import Trajectory, save_trajectories
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 from envforge.users import ScriptedUser
 from tests.conftest import REPO, envforge_cli
 from tests.rollouts.endpoint import odd_tasks, oracle_agent, serve
@@ -37,7 +38,7 @@ def rollouts(package: EnvPackage, k: int) -> list[Trajectory]:
 
 
 def test_passing_rollouts_join_the_sft_data_in_their_tasks_split(tmp_path: Path) -> None:
-    package = load_package(SHOWCASE)
+    package = load_package(open_package(SHOWCASE))
     stored = rollouts(package, k=2)
     failed = next(t for t in stored if t.outcome == "failed")
     # A record that claims a pass its calls do not produce: the replay under the verifier drops it.
@@ -67,7 +68,7 @@ def test_passing_rollouts_join_the_sft_data_in_their_tasks_split(tmp_path: Path)
 
 
 def test_rollouts_without_sft_or_of_a_missing_package_are_one_line_errors(tmp_path: Path) -> None:
-    package = load_package(SHOWCASE)
+    package = load_package(open_package(SHOWCASE))
     path = tmp_path / "r.jsonl"
     stored = rollouts(package, k=1)[:1]
     save_trajectories(path, [stored[0].model_copy(update={"env_id": "envforge/airline-v0"})])

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 
 HERE = Path(__file__).parent
 VERL = ["torch==2.13.0", "verl==0.9.1", "cachetools", "uvicorn", "fastapi"]
@@ -63,7 +64,7 @@ def test_verl_runs_the_exported_loop_tools_and_reward(
 
     # Tools: verl's loader builds an EnvforgeTool per exported tool; names, descriptions, required
     # parameters, types and enums survive verl's schema model (it drops other JSON-Schema keywords).
-    tool_count = len(load_package(packages["retail"]).env.toolgraph.tools)
+    tool_count = len(load_package(open_package(packages["retail"])).env.toolgraph.tools)
     tools = summary["tools"]
     assert tools["count"] == tools["declared"] == tools["names"] == tool_count
     assert tools["mismatches"] == []

@@ -14,6 +14,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from envforge.exporters.run import export
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 
 HERE = Path(__file__).parent
 
@@ -44,7 +45,7 @@ def test_wheels_install_into_a_fresh_venv_pass_check_env_and_serve_mcp(
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["generator_importable"] is False
     for domain, path in packages.items():
-        tasks = len(load_package(path).tasks)
+        tasks = len(load_package(open_package(path)).tasks)
         assert summary["domains"][domain] == {"tasks": tasks, "passed": tasks}
 
     async def list_and_call() -> tuple[int, bool]:
@@ -55,4 +56,4 @@ def test_wheels_install_into_a_fresh_venv_pass_check_env_and_serve_mcp(
             return len(tools), bool(read.structured_content and read.structured_content["items"])
 
     tool_count, read_ok = anyio.run(list_and_call)
-    assert tool_count == len(load_package(packages["retail"]).env.toolgraph.tools) and read_ok
+    assert tool_count == len(load_package(open_package(packages["retail"])).env.toolgraph.tools) and read_ok

@@ -16,6 +16,7 @@ from envforge.exporters.run import export
 from envforge.exporters.wheel import WheelSpec, build_wheel, with_content_version
 from envforge.exporters.wheel_folder import superseded_wheels
 from envforge.pipeline.dag import GenerateConfig
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_tasks
 from envforge.stages.generate import run_pipeline
 from tests.conftest import REPO
@@ -93,7 +94,7 @@ def test_reinstalling_a_reexported_wheel_after_a_change_upgrades_it(tmp_path: Pa
     first_env, first_runtime = _wheels(exports / "wheels")
     _pip_install(python, first_env, first_runtime)
     first = _installed(python, "envforge-env-retail", TASKS_FILE)
-    assert len(first["text"].splitlines()) == len(load_tasks(package)) == 3
+    assert len(first["text"].splitlines()) == len(load_tasks(open_package(package))) == 3
 
     package = run_pipeline(blueprint, generated, GenerateConfig(rows=100, tasks=4)).package
     export([package], exports, ["wheel"])

@@ -17,6 +17,7 @@ from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs, build_dag
 from envforge.stages.generate import run_pipeline
 from envforge.stages.ontology.artifact import OntologyArtifact
 from envforge.stages.registry import STAGES
+from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import REQUIRED_FILES, check_package_integrity
 from tests.conftest import REPO
 
@@ -104,9 +105,9 @@ def test_a_corrupted_cached_artifact_is_rebuilt_not_trusted(tmp_path: Path) -> N
 def test_the_package_holds_the_files_of_the_format_and_passes_integrity(tmp_path: Path) -> None:
     run = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=300, tasks=TASKS))
     assert {path.name for path in run.package.iterdir()} == PACKAGE_FILES
-    assert check_package_integrity(run.package) == []
+    assert check_package_integrity(open_for_check(run.package)) == []
     (run.package / "policy.md").write_text("tampered")
-    assert [problem.file for problem in check_package_integrity(run.package)] == ["policy.md"]
+    assert [problem.file for problem in check_package_integrity(open_for_check(run.package))] == ["policy.md"]
 
 
 class _FromA(StageInputs):
@@ -187,7 +188,7 @@ def test_a_run_killed_with_sigkill_resumes_and_ends_with_the_same_hashes(tmp_pat
     _kill_after(stage_line, out, rows)
     package = out / "retail"
     # Whatever the kill interrupted, there is no package or a complete one: never a partial one.
-    assert not package.exists() or check_package_integrity(package) == []
+    assert not package.exists() or check_package_integrity(open_for_check(package)) == []
     resumed = run_pipeline(RETAIL, out, GenerateConfig(rows=rows, tasks=TASKS))
     statuses = {stage.stage: stage.status for stage in resumed.stages}
     assert statuses["ontology"] == "cached"

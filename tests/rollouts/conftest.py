@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 from tests.conftest import REPO
 from tests.vllm_server import smollm2_server, vllm_python  # noqa: F401  (pytest fixtures)
 
@@ -15,7 +16,7 @@ SHOWCASE = REPO / "generated" / "showcase" / "retail"
 
 @pytest.fixture(scope="session")
 def showcase() -> EnvPackage:
-    return load_package(SHOWCASE)
+    return load_package(open_package(SHOWCASE))
 
 
 @pytest.fixture

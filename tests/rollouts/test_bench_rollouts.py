@@ -16,7 +16,7 @@ from tests.rollouts.endpoint import oracle_agent, serve
 
 def test_rollout_rows_report_environment_share_and_throughput_per_concurrency(showcase: EnvPackage) -> None:
     with serve(oracle_agent(showcase)) as (url, endpoint):
-        rows = bench_rollouts(showcase.path, url, "scripted", concurrencies=(1, 4), episodes=4)
+        rows = bench_rollouts(showcase, url, "scripted", concurrencies=(1, 4), episodes=4)
     assert [row.key for row in rows] == ["rollout_env_share", "rollout_c1", "rollout_c4"]
     share = rows[0]
     assert 0 < share.median < 100 and share.samples == 8

@@ -18,6 +18,7 @@ from envforge.ir.tasks import TaskSpec
 from envforge.llm import LLMClient, ResponseCache
 from envforge.rollouts.episode import EpisodeRunner, RolloutConfig
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 from envforge.users.base import Turn
 from envforge.users.fields import mentions_value
 from envforge.users.scripted import ScriptedUser
@@ -79,7 +80,7 @@ async def _run_all(package: EnvPackage, agent: Agent, folder: Path) -> dict[str,
 def test_an_agent_that_asks_for_what_is_held_back_passes_every_task(
     packages: dict[str, Path], domain: str, tmp_path: Path
 ) -> None:
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     asked: dict[str, str] = {}
     outcomes = asyncio.run(_run_all(package, careful_agent(package, asked), tmp_path))
     failed = {task_id: outcome for task_id, outcome in outcomes.items() if outcome != "passed"}
@@ -92,7 +93,7 @@ def test_an_agent_that_asks_for_what_is_held_back_passes_every_task(
 
 def test_an_agent_that_never_asks_cannot_learn_what_is_held_back(packages: dict[str, Path], tmp_path: Path) -> None:
     """The user gives nothing held back without being asked: an agent that only nudges never hears it."""
-    package = load_package(packages["retail"])
+    package = load_package(open_package(packages["retail"]))
     task = next(t for t in package.tasks.values() if t.scenario.details)
     turns = [task.instruction, "Let me check that for you.", "Okay, one moment please."]
     history = [Turn("user", turns[0])]
@@ -109,7 +110,7 @@ def test_the_same_holds_for_every_task_of_a_default_package(
     default_packages: DefaultPackages, domain: str, tmp_path: Path
 ) -> None:
     """The full default package (150 tasks): every task passes through `envforge rollout`'s engine offline."""
-    package = load_package(default_packages[domain])
+    package = load_package(open_package(default_packages[domain]))
     asked: dict[str, str] = {}
     outcomes = asyncio.run(_run_all(package, careful_agent(package, asked), tmp_path))
     assert len(outcomes) == 150

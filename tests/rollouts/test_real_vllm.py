@@ -17,6 +17,7 @@ from envforge.ir.verification import ValidationReport
 from envforge.rollouts.trajectory import load_trajectories
 from envforge.users import check_reply
 from envforge.users.base import Turn
+from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import check_package_integrity
 from tests.conftest import envforge_cli
 from tests.rollouts.endpoint import free_port
@@ -57,7 +58,7 @@ def test_validate_against_real_vllm_records_classifies_and_replays(
     assert report.rollouts is not None and report.rollouts.model == "smollm2"
     assert [task.task_id for task in report.rollouts.tasks] == TASKS.split(",")
     assert all(task.episodes == 2 for task in report.rollouts.tasks)
-    assert check_package_integrity(showcase_copy) == []
+    assert check_package_integrity(open_for_check(showcase_copy)) == []
 
     dead = f"http://127.0.0.1:{free_port()}/v1"
     again = envforge_cli("validate", *args, "--base-url", dead, "--cache", str(cache), "--offline", "--json")

@@ -8,6 +8,7 @@ from pathlib import Path
 from envforge.ir.verification import ValidationReport
 from envforge.rollouts.trajectory import load_trajectories
 from envforge.runtime.episode import EnvPackage
+from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import check_package_integrity
 from tests.conftest import envforge_cli
 from tests.rollouts.endpoint import free_port, odd_tasks, oracle_agent, serve
@@ -38,7 +39,7 @@ def test_validate_writes_pass_at_k_and_a_failure_breakdown_and_a_rerun_comes_fro
         "retail-0003": 1.0,
         "retail-0004": 0.0,
     }
-    assert check_package_integrity(showcase_copy) == []
+    assert check_package_integrity(open_for_check(showcase_copy)) == []
     assert len(load_trajectories(out)) == 8 and live_requests == summary["requests"]
 
     offline = envforge_cli(

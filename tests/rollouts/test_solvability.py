@@ -14,7 +14,9 @@ from envforge.rollouts.reverify import reverify
 from envforge.rollouts.solvability import pass_at_k, pass_hat_k, summarize_rollouts, write_rollout_report
 from envforge.rollouts.trajectory import ExecutedCall, Failure, Trajectory
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
+from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import check_package_integrity
 
 
@@ -96,12 +98,12 @@ def test_the_rollout_report_lands_in_report_json_and_keeps_the_package_intact(
     report = ValidationReport.model_validate_json((showcase_copy / "report.json").read_bytes())
     assert report.rollouts == summary
     assert "## Rollouts: m, k=1" in (showcase_copy / "report.md").read_text()
-    assert check_package_integrity(showcase_copy) == []
-    assert load_package(showcase_copy).task_ids == showcase.task_ids
+    assert check_package_integrity(open_for_check(showcase_copy)) == []
+    assert load_package(open_package(showcase_copy)).task_ids == showcase.task_ids
 
 
 def test_reverify_follows_a_verifier_change(showcase_copy: Path) -> None:
-    package = load_package(showcase_copy)
+    package = load_package(open_package(showcase_copy))
     task_id = package.task_ids[0]
     runs = [episode(package, task_id, 0, solve=True), episode(package, task_id, 1, solve=False)]
     unchanged = reverify(package, runs)
@@ -114,7 +116,7 @@ def test_reverify_follows_a_verifier_change(showcase_copy: Path) -> None:
         + "\n_original = verify\n\ndef verify(history, transcript):\n    verdict = _original(history, transcript)\n    return verdict.model_copy(update={'reward': 0.0, 'passed': False})\n"
     )
     update_package(showcase_copy, {}, {f"verifiers/{task_id}.py": fixed.encode()})
-    changed = reverify(load_package(showcase_copy), runs)
+    changed = reverify(load_package(open_package(showcase_copy)), runs)
     assert changed.changed == [(task_id, 0, 1.0, 0.0)]
     assert changed.trajectories[0].outcome == "failed"
     assert changed.trajectories[0].failure is not None

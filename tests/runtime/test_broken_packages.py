@@ -14,9 +14,11 @@ from envforge.cli.app import main
 from envforge.errors import PackageError
 from envforge.files import read_files, write_dir_atomic
 from envforge.hashing import hash_bytes
-from envforge.package import dump_manifest, load_manifest
+from envforge.ir.manifest import MANIFEST, dump_manifest, load_manifest
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from envforge.validators.checks import run_checks
+from envforge.validators.loaded_package import open_for_check
 from tests.conftest import REPO
 
 SHOWCASE = REPO / "generated" / "showcase" / "retail"
@@ -67,9 +69,9 @@ def broken_copy(tmp_path: Path, breakage: str, *, rehash: bool = False) -> Path:
     BREAKAGES[breakage][0](package)
     if rehash:
         files = read_files(package)
-        manifest = load_manifest(files["envforge.yaml"])
-        hashes = {name: hash_bytes(data) for name, data in files.items() if name != "envforge.yaml"}
-        files["envforge.yaml"] = dump_manifest(manifest.model_copy(update={"files": hashes}))
+        manifest = load_manifest(files[MANIFEST])
+        hashes = {name: hash_bytes(data) for name, data in files.items() if name != MANIFEST}
+        files[MANIFEST] = dump_manifest(manifest.model_copy(update={"files": hashes}))
         write_dir_atomic(package, files)
     return package
 
@@ -106,7 +108,7 @@ def test_a_broken_package_whose_manifest_was_rehashed_still_fails_to_load_with_t
     package = broken_copy(tmp_path, breakage, rehash=True)
 
     with pytest.raises(PackageError) as failure:
-        load_package(package)
+        load_package(open_package(package))
 
     assert BREAKAGES[breakage][1] in str(failure.value)
     assert "\n" not in str(failure.value)
@@ -116,7 +118,7 @@ def test_a_broken_package_whose_manifest_was_rehashed_still_fails_to_load_with_t
 def test_check_names_the_file_and_the_line_or_page_at_fault(breakage: str, tmp_path: Path) -> None:
     package = broken_copy(tmp_path, breakage)
 
-    results = {result.name: result for result in run_checks(package, sample=3)}
+    results = {result.name: result for result in run_checks(open_for_check(package), sample=3)}
 
     assert results["package_loads"].status == "failed"
     assert BREAKAGES[breakage][1] in results["package_loads"].details[0]
@@ -127,7 +129,7 @@ def test_a_file_changed_after_generation_fails_to_load_naming_it_and_the_manifes
     (package / "policy.md").write_text((package / "policy.md").read_text(encoding="utf-8") + "Refund anything.\n")
 
     with pytest.raises(PackageError, match=r"policy\.md: content differs from the hash in envforge\.yaml"):
-        load_package(package)
+        load_package(open_package(package))
 
 
 def test_a_manifest_alias_bomb_is_refused_at_once_as_one_line(tmp_path: Path) -> None:
@@ -138,5 +140,5 @@ def test_a_manifest_alias_bomb_is_refused_at_once_as_one_line(tmp_path: Path) ->
 
     started = time.perf_counter()
     with pytest.raises(PackageError, match=r"envforge\.yaml: the YAML (expands|nests) (to )?more than"):
-        load_package(package)
+        load_package(open_package(package))
     assert time.perf_counter() - started < 1.0

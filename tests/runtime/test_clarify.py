@@ -11,6 +11,7 @@ from envforge.ir.tasks import TaskSpec
 from envforge.runtime.clarify import clarification, needed_hidden, values
 from envforge.runtime.episode import load_package
 from envforge.runtime.gym_env import ToolUseEnv
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.users.base import Turn
@@ -35,7 +36,7 @@ def test_the_trainer_prompt_says_everything_the_oracle_takes_from_the_user(
     packages: dict[str, Path], domain: str
 ) -> None:
     """Told only what the trainer prompt's user messages say, every oracle argument still has a source."""
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     session = Session(package.env)
     rules = [policy.text for policy in package.env.blueprint.policies]
     clock = package.env.blueprint.clock.date()
@@ -62,7 +63,7 @@ def test_the_trainer_prompt_says_everything_the_oracle_takes_from_the_user(
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_the_scripted_user_asked_the_same_question_gives_the_same_facts(packages: dict[str, Path], domain: str) -> None:
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     user = ScriptedUser()
     for task_id in package.task_ids:
         task = package.task(task_id)
@@ -81,13 +82,13 @@ def test_the_scripted_user_asked_the_same_question_gives_the_same_facts(packages
 
 
 def test_a_task_that_holds_nothing_back_gets_no_exchange(retail_package: Path) -> None:
-    package = load_package(retail_package)
+    package = load_package(open_package(retail_package))
     task = next(package.task(t) for t in package.task_ids if not clarification(package.task(t)))
     assert package.trainer_prompt(task.id) == package.prompt(task.id)
 
 
 def test_the_exchange_names_what_is_asked_in_plain_words(retail_package: Path) -> None:
-    package = load_package(retail_package)
+    package = load_package(open_package(retail_package))
     task = next(package.task(t) for t in package.task_ids if package.task(t).scenario.which)
     question, answer = clarification(task)
     entity, description = next(iter(task.scenario.which.items()))
@@ -97,7 +98,7 @@ def test_the_exchange_names_what_is_asked_in_plain_words(retail_package: Path) -
 
 def test_the_gym_observation_carries_the_users_answer(retail_package: Path) -> None:
     """Gymnasium has no user turn: the reset observation is the request, then what the user gives when asked."""
-    package = load_package(retail_package)
+    package = load_package(open_package(retail_package))
     task = next(package.task(t) for t in package.task_ids if clarification(package.task(t)))
     env = ToolUseEnv(retail_package)
     observation, info = env.reset(options={"task_id": task.id})

@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 from envforge.runtime.episode import load_package
 from envforge.runtime.gym_env import AnyText, ToolUseEnv, action_for_call, register_package
+from envforge.runtime.opened_package import open_package
 from tests.conftest import BLUEPRINTS
 
 
@@ -23,7 +24,7 @@ def test_check_env_passes_without_warnings_and_every_oracle_scores_one(packages:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env.unwrapped)
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     for task_id in package.task_ids:
         task = package.task(task_id)
         observation, info = env.reset(options={"task_id": task_id})
@@ -50,7 +51,7 @@ def test_reset_is_deterministic_in_task_and_seed(retail_package: Path) -> None:
 
 
 def test_a_run_that_only_reads_scores_zero_on_a_write_task(retail_package: Path) -> None:
-    package = load_package(retail_package)
+    package = load_package(open_package(retail_package))
     task = next(package.task(task_id) for task_id in package.task_ids if package.task(task_id).kind == "write")
     env = ToolUseEnv(package, task_id=task.id)
     env.reset()
@@ -62,7 +63,7 @@ def test_a_run_that_only_reads_scores_zero_on_a_write_task(retail_package: Path)
 
 
 def test_bad_calls_come_back_as_observations_and_the_state_is_untouched(retail_package: Path) -> None:
-    env = ToolUseEnv(retail_package, task_id=load_package(retail_package).task_ids[0], max_steps=3)
+    env = ToolUseEnv(retail_package, task_id=load_package(open_package(retail_package)).task_ids[0], max_steps=3)
     env.reset()
     malformed, reward, terminated, truncated, _ = env.step(
         '<tool_call>{"name": "get_order", "arguments": {</tool_call>'

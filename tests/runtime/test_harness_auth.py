@@ -9,10 +9,12 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from envforge.errors import UserInputError
-from envforge.runtime.apps.server import build_app_server
+from envforge.runtime.apps.server import AppServer
+from envforge.runtime.episode import load_package
 from envforge.runtime.harness_auth import is_harness
 from envforge.runtime.harness_routes import harness_routes
 from envforge.runtime.mcp_server import EnvServer
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.serve import TOKEN_VARIABLE, announce_token, harness_token
 from tests.conftest import envforge_cli
 
@@ -34,7 +36,7 @@ def test_the_mcp_servers_harness_routes_refuse_a_token_without_its_scheme(retail
 
 
 def test_the_app_servers_harness_api_refuses_a_token_without_its_scheme(retail_package: Path) -> None:
-    with TestClient(build_app_server(retail_package, "web", TOKEN).app()) as http:
+    with TestClient(AppServer(load_package(open_package(retail_package)), "web", TOKEN).app()) as http:
         assert http.post("/harness/episodes", headers={"Authorization": TOKEN}).status_code == 401
         assert http.post("/harness/episodes", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 201
 

@@ -12,6 +12,7 @@ from envforge.runtime.changes import net_changes
 from envforge.runtime.diff import diff_states
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.history import HISTORY, history_of
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_tasks
 from tests.conftest import BLUEPRINTS
@@ -114,9 +115,9 @@ def _canonical(changes: list[RowChange]) -> list[str]:
 def test_folding_the_history_gives_the_diff_of_the_whole_states_for_every_oracle(
     packages: dict[str, Path], domain: str
 ) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     session = Session(env)
-    tasks = list(load_tasks(packages[domain]).values())
+    tasks = list(load_tasks(open_package(packages[domain])).values())
     writes = [task for task in tasks if task.kind != "read"]
     assert writes
     for task in tasks:
@@ -160,10 +161,10 @@ def test_the_call_log_holds_each_committed_write_call_and_the_lookups_of_the_per
 def test_a_reset_that_undoes_the_history_returns_to_the_template_after_every_oracle(
     packages: dict[str, Path], domain: str
 ) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     session = Session(env)
     template_hash = session.state_hash()
-    tasks = list(load_tasks(packages[domain]).values())
+    tasks = list(load_tasks(open_package(packages[domain])).values())
     for task in tasks:
         for call in task.oracle:
             session.call_tool(call.name, call.arguments)

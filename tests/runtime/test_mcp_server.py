@@ -20,6 +20,7 @@ from mcp.types import RequestParamsMeta
 from envforge.runtime.environment import load_environment
 from envforge.runtime.errors import refusal_of
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
+from envforge.runtime.opened_package import open_package
 from tests.conftest import BLUEPRINTS, REPO
 from tests.runtime.probes import Probes, find_probes, first
 
@@ -51,7 +52,7 @@ def http_server(package: Path) -> Iterator[str]:
 @asynccontextmanager
 async def client(transport: str, package: Path, url: str | None) -> AsyncIterator[mcp.Client]:
     if transport == "inprocess":
-        target: Any = EnvServer(load_environment(package)).server
+        target: Any = EnvServer(load_environment(open_package(package))).server
     elif transport == "stdio":
         target = StdioServerParameters(
             command=sys.executable,
@@ -90,7 +91,7 @@ def check_session(outcome: dict[str, Any], package: Path) -> None:
 
 @pytest.fixture(scope="module")
 def probes(packages: dict[str, Path]) -> dict[str, Probes]:
-    return {domain: find_probes(load_environment(packages[domain])) for domain in DOMAINS}
+    return {domain: find_probes(load_environment(open_package(packages[domain]))) for domain in DOMAINS}
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -113,7 +114,7 @@ def test_a_real_client_lists_tools_calls_read_and_write_and_sees_policy_errors(
 
 
 def test_two_episodes_on_one_http_server_never_see_each_others_writes(retail_package: Path) -> None:
-    env = load_environment(retail_package)
+    env = load_environment(open_package(retail_package))
     order = first(EnvServer(env).session(), "list_orders", status="pending")["order_id"]
 
     async def run(url: str) -> tuple[str, str, str]:
@@ -141,7 +142,7 @@ def test_two_episodes_on_one_http_server_never_see_each_others_writes(retail_pac
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_two_clients_of_one_server_are_isolated_by_episode_or_by_connection(retail_package: Path, mode: str) -> None:
-    server = EnvServer(load_environment(retail_package))
+    server = EnvServer(load_environment(open_package(retail_package)))
     order = first(server.session("probe"), "list_orders", status="pending")["order_id"]
 
     async def run() -> tuple[str, str]:
@@ -158,7 +159,7 @@ def test_two_clients_of_one_server_are_isolated_by_episode_or_by_connection(reta
 
 
 def test_the_harness_resets_an_episode_and_the_agent_cannot(retail_package: Path) -> None:
-    server = EnvServer(load_environment(retail_package))
+    server = EnvServer(load_environment(open_package(retail_package)))
     session = server.session("e1")
     initial = session.state_hash()
     order = first(session, "list_orders", status="pending")["order_id"]

@@ -16,12 +16,13 @@ from envforge.ir.blueprint import ActionSpec, Blueprint, ParamSpec
 from envforge.ir.loading import load_blueprint
 from envforge.ir.ownership import owner_paths
 from envforge.ir.tasks import Transcript
-from envforge.runtime.apps.server import build_app_server
+from envforge.runtime.apps.server import AppServer
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.episode import EnvPackage, Episode, load_package
 from envforge.runtime.errors import refusal_of
 from envforge.runtime.gym_env import ToolUseEnv
 from envforge.runtime.mcp_server import EnvServer
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.oracle import run_task
 from envforge.runtime.session import Session
 from tests.conftest import BLUEPRINTS
@@ -49,12 +50,12 @@ CASES = _cases()
 
 @pytest.fixture(scope="module")
 def envs(packages: dict[str, Path]) -> dict[str, Environment]:
-    return {domain: load_environment(package) for domain, package in packages.items()}
+    return {domain: load_environment(open_package(package)) for domain, package in packages.items()}
 
 
 @pytest.fixture(scope="module")
 def env_packages(packages: dict[str, Path]) -> dict[str, EnvPackage]:
-    return {domain: load_package(package) for domain, package in packages.items()}
+    return {domain: load_package(open_package(package)) for domain, package in packages.items()}
 
 
 _OWNERS: dict[int, Owners] = {}
@@ -252,7 +253,7 @@ def test_every_tasks_oracle_succeeds_acting_for_the_tasks_person(
 
 
 def test_every_session_serving_a_task_acts_for_its_person(packages: dict[str, Path]) -> None:
-    package = load_package(packages["retail"])
+    package = load_package(open_package(packages["retail"]))
     task = package.task(package.task_ids[0])
     person = task.scenario.person
 
@@ -269,7 +270,7 @@ def test_every_session_serving_a_task_acts_for_its_person(packages: dict[str, Pa
     server.reset("bound")
     assert server.session("bound").person == person
 
-    app = build_app_server(packages["retail"], "web", "secret")
+    app = AppServer(load_package(open_package(packages["retail"])), "web", "secret")
     with TestClient(app.app()) as client:
         headers = {"Authorization": "Bearer secret"}
         bound = client.post("/harness/episodes", json={"task_id": task.id}, headers=headers).json()
@@ -283,7 +284,7 @@ def test_every_session_serving_a_task_acts_for_its_person(packages: dict[str, Pa
 
 @pytest.mark.parametrize("via", ["session", "mcp"])
 def test_run_task_replays_the_oracle_acting_for_the_tasks_person(packages: dict[str, Path], via: str) -> None:
-    package = load_package(packages["retail"])
+    package = load_package(open_package(packages["retail"]))
     task_id = package.task_ids[0]
     _, verdict, outcomes = run_task(packages["retail"], task_id, via=via)
     assert verdict.passed and all(ok for _, ok in outcomes)

@@ -14,6 +14,7 @@ import pytest
 from envforge.ir.tasks import Transcript
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_package_verifier, load_tasks
 from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
 from tests.stages.adversaries import Player, cheats, legitimate
@@ -24,12 +25,12 @@ CLASSES = {"writes_only", "no_identification", "wrong_argument", "write_then_und
 
 def _play_every_task(package: Path) -> Counter[str]:
     """Assert no cheat scores and every legitimate run does; returns how many runs of each cheat were played."""
-    env = load_environment(package)
+    env = load_environment(open_package(package))
     rewarded: list[str] = []
     rejected: list[str] = []
     played: Counter[str] = Counter()
-    for task in load_tasks(package).values():
-        verify = load_package_verifier(package, task.id).verify
+    for task in load_tasks(open_package(package)).values():
+        verify = load_package_verifier(open_package(package), task.id).verify
         player = Player(env, task)
         try:
             for run in cheats(player):
@@ -62,7 +63,7 @@ def test_the_same_holds_for_every_task_of_a_package_generated_with_the_defaults(
 ) -> None:
     """The full default package (150 tasks, default rows): what a user generates and trains on."""
     package = default_packages[domain]
-    assert len(load_tasks(package)) == GenerateConfig().tasks
+    assert len(load_tasks(open_package(package))) == GenerateConfig().tasks
     played = _play_every_task(package)
     # `split_write` plays only where an action takes an amount (not in every domain).
     assert CLASSES | {"constant_answer", "negated_answer", "multi_candidate"} <= set(played)

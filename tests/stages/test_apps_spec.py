@@ -8,6 +8,7 @@ import pytest
 
 from envforge.ir.apps import AppSpec
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.stages.apps.spec import build_app_spec
 from envforge.stages.ontology.build import build_ontology
 from tests.conftest import BLUEPRINTS
@@ -21,7 +22,7 @@ def spec_of(env: Environment) -> AppSpec:
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_write_tool_is_a_form_reachable_from_a_screen(packages: dict[str, Path], domain: str) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     spec = spec_of(env)
     writes = {name for name, tool in env.tools.items() if tool.kind == "write"}
     assert {form.tool for form in spec.actions} == writes
@@ -35,7 +36,7 @@ def test_every_write_tool_is_a_form_reachable_from_a_screen(packages: dict[str, 
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_form_fields_and_search_controls_are_exactly_tool_parameters(packages: dict[str, Path], domain: str) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     spec = spec_of(env)
     for form in spec.actions:
         parameters = env.tools[form.tool].parameters
@@ -56,7 +57,7 @@ def test_form_fields_and_search_controls_are_exactly_tool_parameters(packages: d
 
 
 def test_retail_puts_each_action_on_the_record_it_changes(packages: dict[str, Path]) -> None:
-    spec = spec_of(load_environment(packages["retail"]))
+    spec = spec_of(load_environment(open_package(packages["retail"])))
     cancel = spec.action("cancel_order")
     assert (cancel.entity, cancel.record_param, cancel.destructive) == ("order", "order_id", True)
     assert [(field.name, field.input) for field in cancel.fields] == [("reason", "select")]

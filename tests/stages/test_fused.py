@@ -15,6 +15,7 @@ from envforge.ir.compose import task_domains
 from envforge.ir.tasks import ToolCall
 from envforge.runtime.episode import load_package
 from envforge.runtime.gym_env import ToolUseEnv, action_for_call
+from envforge.runtime.opened_package import open_package
 from tests.conftest import FUSED_BLUEPRINTS
 
 FUSED = [path.stem for path in FUSED_BLUEPRINTS]
@@ -30,7 +31,7 @@ def test_both_fused_pairs_are_shipped() -> None:
 
 @pytest.mark.parametrize("domain", FUSED)
 def test_at_least_30_percent_of_the_tasks_cross_domains(packages: dict[str, Path], domain: str) -> None:
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     blueprint = package.env.blueprint
     tasks = [package.task(task_id) for task_id in package.task_ids]
     crossing = [task for task in tasks if len(task.domains) > 1]
@@ -46,7 +47,7 @@ def test_at_least_30_percent_of_the_tasks_cross_domains(packages: dict[str, Path
 
 @pytest.mark.parametrize("domain", FUSED)
 def test_the_bridge_is_a_task_and_its_oracle_crosses_the_link(packages: dict[str, Path], domain: str) -> None:
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     bridged = [package.task(t) for t in package.task_ids if BRIDGES[domain] in {c.name for c in package.task(t).oracle}]
     assert bridged, f"no task of {domain} uses its bridge"
     linked = package.env.blueprint.linked_persons
@@ -59,7 +60,7 @@ def test_the_bridge_is_a_task_and_its_oracle_crosses_the_link(packages: dict[str
 
 @pytest.mark.parametrize("domain", FUSED)
 def test_requests_name_things_as_people_do_never_by_fused_names(packages: dict[str, Path], domain: str) -> None:
-    package = load_package(packages[domain])
+    package = load_package(open_package(packages[domain]))
     prefixes = [part.prefix for part in package.env.blueprint.composed_of]
     linked = [entity.replace("_", " ") for entity in package.env.blueprint.linked_persons]
     for task_id in package.task_ids:
@@ -71,7 +72,7 @@ def test_requests_name_things_as_people_do_never_by_fused_names(packages: dict[s
 
 
 def test_finding_the_user_through_their_record_in_the_second_domain_identifies_them(packages: dict[str, Path]) -> None:
-    package = load_package(packages["clinic_banking"])
+    package = load_package(open_package(packages["clinic_banking"]))
     task = next(
         task
         for task in (package.task(task_id) for task_id in package.task_ids)

@@ -13,6 +13,7 @@ from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.toolspec import ToolResult
 from envforge.ir.verification import ValidationReport
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_package_verifier, load_tasks
@@ -43,13 +44,17 @@ def replay(session: Session, calls: list[ToolCall]) -> tuple[RunHistory, list[To
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_no_request_reads_like_a_template(packages: dict[str, Path], domain: str) -> None:
-    env = load_environment(packages[domain])
-    found = {task.id: problems for task in load_tasks(packages[domain]).values() if (problems := artefacts(env, task))}
+    env = load_environment(open_package(packages[domain]))
+    found = {
+        task.id: problems
+        for task in load_tasks(open_package(packages[domain])).values()
+        if (problems := artefacts(env, task))
+    }
     assert not found, found
 
 
 def test_the_artefact_scan_catches_the_old_forms(retail_env: Environment, retail_package: Path) -> None:
-    task = next(iter(load_tasks(retail_package).values()))
+    task = next(iter(load_tasks(open_package(retail_package)).values()))
     old = "Can you cancel my order (placed on: 2026-02-22) with reason: found_cheaper?"
     assert sorted(artefacts(retail_env, task.model_copy(update={"instruction": old}))) == [
         "field label: placed on:",
@@ -61,9 +66,9 @@ def test_the_artefact_scan_catches_the_old_forms(retail_env: Environment, retail
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_the_user_states_only_what_their_persona_knows(packages: dict[str, Path], domain: str) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     personas = {persona.name: set(persona.knows) for persona in env.blueprint.personas}
-    for task in load_tasks(packages[domain]).values():
+    for task in load_tasks(open_package(packages[domain])).values():
         stated = set(task.scenario.known) - {"record_ids"}
         assert stated | set(task.scenario.hidden) <= personas[task.scenario.persona], task.id
         for value in task.scenario.hidden.values():
@@ -74,11 +79,11 @@ def test_the_user_states_only_what_their_persona_knows(packages: dict[str, Path]
 def test_every_oracle_argument_comes_from_the_user_an_earlier_result_or_a_policy(
     packages: dict[str, Path], domain: str
 ) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     session = Session(env)
     rules = [policy.text for policy in env.blueprint.policies]
     problems = []
-    for task in load_tasks(packages[domain]).values():
+    for task in load_tasks(open_package(packages[domain])).values():
         session.act_for(task.scenario.person)
         _, results = replay(session, task.oracle)
         problems += provenance_violations(task, results, env.blueprint.clock.date(), rules)
@@ -86,7 +91,7 @@ def test_every_oracle_argument_comes_from_the_user_an_earlier_result_or_a_policy
 
 
 def test_a_value_from_nowhere_is_a_provenance_violation(retail_env: Environment, retail_package: Path) -> None:
-    task = next(t for t in load_tasks(retail_package).values() if t.kind == "write")
+    task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "write")
     write = task.oracle[-1]
     key = next(name for name in write.arguments if name.endswith("_id"))
     forged = task.model_copy(
@@ -103,9 +108,9 @@ def test_a_value_from_nowhere_is_a_provenance_violation(retail_env: Environment,
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_what_the_user_holds_back_is_needed_and_not_said_up_front(packages: dict[str, Path], domain: str) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     clock = env.blueprint.clock.date()
-    for task in load_tasks(packages[domain]).values():
+    for task in load_tasks(open_package(packages[domain])).values():
         arguments = [str(value).replace("_", " ") for call in task.oracle for value in call.arguments.values()]
         sentences = re.split(r"(?<=[.?!])\s+", task.instruction)
         for name, value in task.scenario.details.items():
@@ -124,14 +129,14 @@ def test_a_policy_task_rewards_only_the_run_that_keeps_the_policy(packages: dict
     """Doing only what is allowed (or what the policy offers) scores 1; doing the forbidden request as asked,
     alone or besides, scores 0; doing nothing scores 0."""
     package = packages[domain]
-    env = load_environment(package)
+    env = load_environment(open_package(package))
     session = Session(env)
-    policy_tasks = [task for task in load_tasks(package).values() if task.policies]
+    policy_tasks = [task for task in load_tasks(open_package(package)).values() if task.policies]
     assert policy_tasks, f"no {domain} task hinges on a policy"
     for task in policy_tasks:
         assert task.forbidden, task.id
         assert set(task.policies) <= {policy.id for policy in env.blueprint.policies}
-        verify = load_package_verifier(package, task.id).verify
+        verify = load_package_verifier(open_package(package), task.id).verify
         session.act_for(task.scenario.person)
         right, _ = replay(session, task.oracle)
         assert verify(right, Transcript(calls=task.oracle)).reward == 1, task.id
@@ -153,8 +158,8 @@ def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reach
     """The acceptance figures of a default package (150 tasks), as its report states them."""
     package = default_packages[domain]
     report = ValidationReport.model_validate_json((package / "report.json").read_text(encoding="utf-8"))
-    env = load_environment(package)
-    tasks = load_tasks(package)
+    env = load_environment(open_package(package))
+    tasks = load_tasks(open_package(package))
     mix = report.mix
     assert mix is not None and len(tasks) == 150
     assert sum(mix.policy_tasks.values()) >= 0.2 * len(tasks), mix.policy_tasks

@@ -10,6 +10,7 @@ import pytest
 
 from envforge.hashing import canonical_json
 from envforge.pipeline.dag import GenerateConfig
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_tasks
 from envforge.stages.generate import run_pipeline
 from tests.conftest import REPO, DefaultPackages, slow_domains
@@ -19,7 +20,7 @@ RETAIL = REPO / "blueprints" / "retail.yaml"
 
 def test_the_tasks_option_yields_exactly_that_many_distinct_accepted_tasks(tmp_path: Path) -> None:
     run = run_pipeline(RETAIL, tmp_path, GenerateConfig(rows=600, tasks=25))
-    tasks = load_tasks(run.package)
+    tasks = load_tasks(open_package(run.package))
     assert len(tasks) == 25
     assert len({canonical_json([[c.model_dump() for c in t.oracle], t.instruction]) for t in tasks.values()}) == 25
     report = json.loads((run.package / "report.json").read_text())
@@ -30,7 +31,7 @@ def test_the_tasks_option_yields_exactly_that_many_distinct_accepted_tasks(tmp_p
 def test_instructions_never_leak_the_users_internal_key_and_oracles_start_by_finding_the_user(
     retail_package: Path,
 ) -> None:
-    for task in load_tasks(retail_package).values():
+    for task in load_tasks(open_package(retail_package)).values():
         assert task.scenario.person not in task.instruction
         assert task.oracle[0].name in ("find_customer_by_email", "list_customers")
         writes = sum(
@@ -108,5 +109,5 @@ def test_a_blueprint_whose_only_entity_is_the_user_gets_write_tasks_and_no_crash
     blueprint = tmp_path / "members.yaml"
     blueprint.write_text(ONE_ENTITY, encoding="utf-8")
     run = run_pipeline(blueprint, tmp_path / "out", GenerateConfig(rows=40, tasks=5))
-    tasks = load_tasks(run.package)
+    tasks = load_tasks(open_package(run.package))
     assert tasks and {task.kind for task in tasks.values()} <= {"write", "multi_write"}

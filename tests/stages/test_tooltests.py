@@ -15,6 +15,7 @@ from envforge.ir.tooltests import ToolTestReport, ToolTestResult
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.stages.ontology.build import build_ontology
 from envforge.stages.state.artifact import StateArtifact
@@ -120,7 +121,7 @@ def retail_report() -> ToolTestReport:
 
 @pytest.mark.parametrize("domain", [path.stem for path in BLUEPRINTS])
 def test_every_tool_of_every_shipped_domain_is_admitted(packages: dict[str, Path], domain: str) -> None:
-    env = load_environment(packages[domain])
+    env = load_environment(open_package(packages[domain]))
     report = run_tool_tests(env, seed=0)
     assert [result.tool for result in report.results] == [tool.name for tool in env.toolgraph.tools]
     assert [(result.tool, result.reason, result.failing_example) for result in report.excluded()] == []
@@ -134,8 +135,8 @@ def test_every_tool_of_every_shipped_domain_is_admitted(packages: dict[str, Path
 
 
 def test_the_same_environment_and_seed_give_the_same_report(retail_package: Path) -> None:
-    first = run_tool_tests(load_environment(retail_package), seed=7)
-    second = run_tool_tests(load_environment(retail_package), seed=7)
+    first = run_tool_tests(load_environment(open_package(retail_package)), seed=7)
+    second = run_tool_tests(load_environment(open_package(retail_package)), seed=7)
     assert first == second
 
 

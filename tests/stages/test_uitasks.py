@@ -17,6 +17,7 @@ from envforge.runtime.apps import pickers as pickers_module
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from envforge.stages.uitasks.http_page import HttpPage, StepError
 from envforge.stages.uitasks.paths import UnbuildableError, build_path
 from envforge.stages.uitasks.wording import third_person, ui_instruction
@@ -37,7 +38,7 @@ def test_every_accepted_task_is_posed_in_both_apps_or_dropped_with_a_reason(
     lines = [json.loads(line) for line in (package / "tasks.jsonl").read_text().splitlines()]
     accepted = [task["id"] for task in lines]
     hinging = {task["id"] for task in lines if task["policies"]}
-    ui_tasks = load_ui_tasks(package)
+    ui_tasks = load_ui_tasks(open_package(package))
     dropped = [UIDrop.model_validate(item) for item in json.loads((package / "apps/ui_dropped.json").read_text())]
     for app in ("web", "phone"):
         posed = {task.task_id for task in ui_tasks if task.app == app}
@@ -60,7 +61,7 @@ def test_paths_use_stable_selectors_and_the_phone_opens_its_action_sheet(
 ) -> None:
     spec = AppSpec.model_validate_json((packages[domain] / "apps/app.json").read_bytes())
     on_records = {form.tool for form in spec.actions if form.record_param is not None}
-    for task in load_ui_tasks(packages[domain]):
+    for task in load_ui_tasks(open_package(packages[domain])):
         assert all(step.target.startswith(STABLE_TARGETS) for step in task.steps), task.steps
         clicks = [step.target for step in task.steps if step.action == "click"]
         assert clicks[0].startswith(("nav-", "home-")) or clicks[0] == "nav-more"
@@ -75,11 +76,11 @@ def test_paths_use_stable_selectors_and_the_phone_opens_its_action_sheet(
 
 
 def test_a_ui_instruction_is_worded_for_the_screen_and_keeps_every_fact(packages: dict[str, Path]) -> None:
-    package = load_package(packages["retail"])
-    posed = {task.task_id for task in load_ui_tasks(packages["retail"]) if task.app == "web"}
+    package = load_package(open_package(packages["retail"]))
+    posed = {task.task_id for task in load_ui_tasks(open_package(packages["retail"])) if task.app == "web"}
     writes = [package.task(t) for t in package.task_ids if t in posed and package.task(t).kind != "read"]
     for write in writes:
-        ui = find_ui_task(packages["retail"], write.id, "web")
+        ui = find_ui_task(open_package(packages["retail"]), write.id, "web")
         assert ui.instruction.startswith(f"In the {package.env.blueprint.title} app, for customer ")
         finder = {k: v for k, v in write.oracle[0].arguments.items() if k != "limit"}
         assert all(str(value) in ui.instruction for value in finder.values())
@@ -99,7 +100,7 @@ def test_a_ui_instruction_is_worded_for_the_screen_and_keeps_every_fact(packages
 def test_question_paths_read_the_answer_off_the_screen(packages: dict[str, Path]) -> None:
     """The golden path of a question ends on the value the verifier wants, as the app renders it."""
     path = packages["library"]
-    package = load_package(path)
+    package = load_package(open_package(path))
     server = AppServer(package, "phone")
     with TestClient(server.app()) as client:
         questions = [package.task(t) for t in package.task_ids if package.task(t).kind == "read"]
@@ -117,7 +118,7 @@ def test_question_paths_read_the_answer_off_the_screen(packages: dict[str, Path]
 def test_a_path_is_the_oracle_done_by_hand(packages: dict[str, Path]) -> None:
     """Doing the steps on a fresh episode makes exactly the oracle's tool calls of WRITE tools."""
     path = packages["airline"]
-    package = load_package(path)
+    package = load_package(open_package(path))
     server = AppServer(package, "web")
     with TestClient(server.app()) as client:
         for task_id in package.task_ids[:8]:
@@ -130,7 +131,7 @@ def test_a_path_is_the_oracle_done_by_hand(packages: dict[str, Path]) -> None:
 
 def test_a_task_whose_record_the_app_cannot_reach_is_unbuildable(packages: dict[str, Path]) -> None:
     path = packages["retail"]
-    package = load_package(path)
+    package = load_package(open_package(path))
     task = next(package.task(t) for t in package.task_ids if package.task(t).oracle[-1].name == "cancel_order")
     broken = task.model_copy(
         update={"oracle": [*task.oracle[:-1], ToolCall(name="cancel_order", arguments={"order_id": "ORD-000000"})]}
@@ -144,7 +145,7 @@ def test_a_task_whose_record_the_app_cannot_reach_is_unbuildable(packages: dict[
 
 def test_the_page_model_refuses_what_a_browser_could_not_do(packages: dict[str, Path]) -> None:
     path = packages["retail"]
-    server = AppServer(load_package(path), "web")
+    server = AppServer(load_package(open_package(path)), "web")
     spec = AppSpec.model_validate_json((path / "apps/app.json").read_bytes())
     with TestClient(server.app()) as client:
         episode = server.episodes.create()
@@ -167,10 +168,10 @@ def test_a_golden_path_picks_a_row_by_the_label_a_person_reads_not_by_typing_its
     packages: dict[str, Path],
 ) -> None:
     path = packages["banking"]
-    package = load_package(path)
+    package = load_package(open_package(path))
     pickers = _record_fields(AppSpec.model_validate_json((path / "apps/app.json").read_bytes()))
     picked = 0
-    for ui in load_ui_tasks(path):
+    for ui in load_ui_tasks(open_package(path)):
         task = package.task(ui.task_id)
         keys = {
             str(value)
@@ -191,7 +192,7 @@ def test_a_row_past_the_pickers_limit_is_searched_for_then_picked_by_label(
     packages: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = packages["banking"]
-    package = load_package(path)
+    package = load_package(open_package(path))
     monkeypatch.setattr(pickers_module, "PICKER_LIMIT", 1)
     pickers = _record_fields(AppSpec.model_validate_json((path / "apps/app.json").read_bytes()))
     tasks = [

@@ -10,6 +10,7 @@ import pytest
 
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict, VerifierSpec
 from envforge.runtime.environment import Environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_tasks, load_verifier
 from envforge.runtime.verify import verify
@@ -28,7 +29,7 @@ def _golden(env: Environment, calls: list[ToolCall]) -> Session:
 def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
     retail_package: Path, retail_env: Environment
 ) -> None:
-    tasks = load_tasks(retail_package).values()
+    tasks = load_tasks(open_package(retail_package)).values()
     task = next(t for t in tasks if t.kind == "write")
     golden = _golden(retail_env, task.oracle).snapshot()
     session = Session(retail_env)
@@ -49,7 +50,7 @@ def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
 
 
 def test_a_read_task_needs_the_right_answer(retail_package: Path, retail_env: Environment) -> None:
-    task = next(t for t in load_tasks(retail_package).values() if t.kind == "read")
+    task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "read")
     assert task.expected_answer is not None
     history = _golden(retail_env, task.oracle).history()
     assert verify(task.verifier, history, Transcript(answer=f"It is {task.expected_answer}.")).reward == 1
@@ -60,7 +61,7 @@ def test_a_read_task_needs_the_right_answer(retail_package: Path, retail_env: En
 def test_a_verifier_that_passes_on_the_initial_state_is_caught_by_the_gate(
     retail_package: Path, retail_env: Environment
 ) -> None:
-    task = next(t for t in load_tasks(retail_package).values() if t.kind == "write")
+    task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "write")
 
     def always(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
         return Verdict(reward=1.0, passed=True, components={}, reasons=[])
@@ -73,7 +74,7 @@ def test_a_verifier_that_passes_on_the_initial_state_is_caught_by_the_gate(
 def test_a_verifier_expecting_no_change_rejects_the_golden_run_and_is_dropped(
     retail_package: Path, retail_env: Environment
 ) -> None:
-    task = next(t for t in load_tasks(retail_package).values() if t.kind == "write")
+    task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "write")
     broken = task.model_copy(update={"verifier": VerifierSpec(task_id=task.id, expected_changes=[])})
     result = gate_task(broken, Session(retail_env), load_verifier(render_verifier(broken), task.id), [])
     assert not result.accepted
@@ -83,7 +84,7 @@ def test_a_verifier_expecting_no_change_rejects_the_golden_run_and_is_dropped(
 def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutant(
     retail_package: Path, retail_env: Environment
 ) -> None:
-    tasks = list(load_tasks(retail_package).values())
+    tasks = list(load_tasks(open_package(retail_package)).values())
     writes = [t for t in tasks if t.kind != "read"]
     # A person's session refuses writes to other people's rows: the extra write must be the same person's, and
     # one the oracle leaves possible (not a line of the order the oracle just cancelled).
@@ -107,7 +108,7 @@ def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutan
 def test_a_shipped_verifier_runs_in_a_fresh_interpreter_with_only_the_runtime(
     retail_package: Path, retail_env: Environment, tmp_path: Path
 ) -> None:
-    task = next(t for t in load_tasks(retail_package).values() if t.kind == "multi_write")
+    task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "multi_write")
     (tmp_path / "golden.sqlite").write_bytes(_golden(retail_env, task.oracle).snapshot())
     script = (
         "import runpy, sys; from pathlib import Path; "

@@ -12,6 +12,7 @@ from envforge.ir.answers import AnswerSpec
 from envforge.ir.tasks import Difficulty, RowChange, TaskSpec, ToolCall, UserScenario, VerifierSpec
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.synthesis import SynthesisConfig, synthesize_environment
 from envforge.synthesis.barrier import Schemas, barrier_messages, compare, same_value
 from envforge.synthesis.facts import RowIndex
@@ -113,7 +114,7 @@ def test_the_checker_sees_the_instruction_and_schemas_but_nothing_of_the_oracle_
     replayed: tuple[Path, dict[str, Any]],
 ) -> None:
     package, _ = replayed
-    env = load_environment(package)
+    env = load_environment(open_package(package))
     schemas = Schemas.of(env.blueprint, env.toolgraph.tools)
     shipped = [TaskSpec.model_validate_json(line) for line in (package / "tasks.jsonl").read_text().splitlines()]
     for spec in shipped:

@@ -22,6 +22,7 @@ from envforge.stages.generate import run_pipeline
 from envforge.synthesis.assemble import build_blueprint
 from envforge.synthesis.writer import BlueprintRejectedError, BlueprintWriter, Repair, WrittenBlueprint
 from envforge.validators.checks import run_checks
+from envforge.validators.loaded_package import open_for_check
 from tests.conftest import envforge_cli
 from tests.synthesis.endpoints import Request, answer, endpoint, is_repair, question, recorded_answer, user_turns
 from tests.synthesis.scenario import DESCRIPTION, generate_args
@@ -195,7 +196,7 @@ def test_every_kind_of_menu_action_assembles_into_a_package_that_passes_envforge
     source = tmp_path / "bookshop.yaml"
     write_file_atomic(source, text.encode())
     run = run_pipeline(source, tmp_path / "out", GenerateConfig(rows=120, tasks=8))
-    results = run_checks(run.package)
+    results = run_checks(open_for_check(run.package))
     assert [result.name for result in results if not result.passed] == []
     kinds = {json.loads(line)["oracle"][-1]["name"] for line in (run.package / "tasks.jsonl").read_text().splitlines()}
     assert len(kinds) >= 3

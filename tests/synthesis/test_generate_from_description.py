@@ -10,6 +10,7 @@ from envforge.files import read_files
 from envforge.pipeline.dag import GenerateConfig
 from envforge.synthesis import SynthesisConfig, synthesize_environment
 from envforge.validators.checks import run_checks
+from envforge.validators.loaded_package import open_for_check
 from tests.conftest import envforge_cli
 from tests.synthesis.endpoints import endpoint
 from tests.synthesis.scenario import DESCRIPTION, DOMAIN, MODEL, RECORDED, ROWS, TASKS, generate_args
@@ -29,7 +30,7 @@ def test_recorded_real_responses_produce_a_package_that_passes_envforge_check(
     replayed: tuple[Path, dict[str, Any]],
 ) -> None:
     package, printed = replayed
-    results = run_checks(package)
+    results = run_checks(open_for_check(package))
     assert [result.name for result in results if not result.passed] == []
     tasks = [json.loads(line) for line in (package / "tasks.jsonl").read_text().splitlines()]
     # The recorded checker disagrees with five of the eight candidates: three tasks ship, and the shortfall is reported.

@@ -11,6 +11,7 @@ import pytest
 
 from envforge.files import read_files
 from envforge.validators.checks import run_checks
+from envforge.validators.loaded_package import open_for_check
 from tests.conftest import envforge_cli
 from tests.synthesis.scenario import generate_args
 from tests.vllm_server import SmolLM2Server
@@ -41,7 +42,7 @@ def test_a_live_model_yields_a_checked_package_or_one_clear_rejection(
         return
     printed = json.loads(first.stdout)
     package = Path(printed["package"])
-    assert [result.name for result in run_checks(package) if not result.passed] == []
+    assert [result.name for result in run_checks(open_for_check(package)) if not result.passed] == []
     usage = printed["synthesis"]["usage"]
     assert usage["requests"] > 0 and usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
     assert printed["cache_hits"] == 0

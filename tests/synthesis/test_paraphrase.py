@@ -12,6 +12,7 @@ import pytest
 from envforge.files import read_files
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.stages.state.artifact import StateArtifact
 from envforge.stages.toolgraph.artifact import ToolGraphArtifact
 from envforge.synthesis.facts import RowIndex, check_rewording, task_facts
@@ -75,7 +76,7 @@ def staged(replayed: tuple[Path, dict[str, Any]]) -> tuple[list[TaskSpec], RowIn
     ]
     graph = ToolGraphArtifact.from_files(read_files(run_dir / "toolgraph")).toolgraph
     state = StateArtifact.from_files(read_files(run_dir / "state"))
-    return accepted, index_rows(load_environment(package).blueprint, graph, state), run_dir
+    return accepted, index_rows(load_environment(open_package(package)).blueprint, graph, state), run_dir
 
 
 def test_the_facts_of_a_task_are_what_the_user_states_and_the_values_the_oracle_uses(
@@ -131,7 +132,7 @@ def test_a_paraphrase_that_changes_a_value_keeps_the_procedural_instruction(
             return answer({"message": task.instruction.replace(name, "Rex")})
         return answer({"changes": [{"target": "pet_name.pet_name", "value": name}]})
 
-    env = load_environment(package)
+    env = load_environment(open_package(package))
     reviewer = Reviewer(endpoint(script, recorded=None), env.blueprint, env.toolgraph, rows, "vllm")
     shipped, review = asyncio.run(reviewer.review(task))
     assert shipped.instruction == task.instruction

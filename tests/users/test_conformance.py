@@ -16,6 +16,7 @@ import pytest
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.clarify import values
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from envforge.users import PersonaUser, ScriptedUser, Turn, check_reply, personas_of
 from envforge.users.fields import humanize, mentions_value
 from envforge.users.guard import normalize
@@ -30,7 +31,7 @@ CONVERSATIONS = ["asks_hidden", "unrelated", "claims_done_early", "says_goodbye"
 @pytest.fixture(scope="module")
 def domain_tasks(packages: dict[str, Path]) -> dict[str, tuple[list[TaskSpec], dict[str, str]]]:
     """Domain -> every task of its generated package, and its personas."""
-    loaded = {domain: load_package(path) for domain, path in packages.items()}
+    loaded = {domain: load_package(open_package(path)) for domain, path in packages.items()}
     return {
         domain: ([package.tasks[task_id] for task_id in package.task_ids], personas_of(package.env.blueprint))
         for domain, package in loaded.items()

@@ -13,10 +13,11 @@ import pytest
 from envforge.cli.app import main
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.uitasks import UI_TASKS_FILE, UITask
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_tasks
 from envforge.validators.app_reachability import check_app_reachability
 from envforge.validators.checks import run_checks
-from envforge.validators.loaded_package import load_package
+from envforge.validators.loaded_package import load_package, open_for_check
 from envforge.validators.mcp_roundtrip import check_mcp_roundtrip
 from envforge.validators.results import CheckResult, ConformanceError
 from envforge.validators.seed_invariants import check_seed_invariants
@@ -53,7 +54,7 @@ def by_name(results: list[CheckResult]) -> dict[str, CheckResult]:
 
 
 def first_task(package: Path, kind: str) -> TaskSpec:
-    return next(task for task in load_tasks(package).values() if task.kind == kind)
+    return next(task for task in load_tasks(open_package(package)).values() if task.kind == kind)
 
 
 def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -70,7 +71,7 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, 
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_shipped_package_passes_every_check(domain: str, packages: dict[str, Path]) -> None:
-    results = run_checks(packages[domain], sample=10)
+    results = run_checks(open_for_check(packages[domain]), sample=10)
 
     assert [result.name for result in results] == [name for _, name in CHECKS]
     assert [(result.name, result.headline()) for result in results if not result.passed] == []
@@ -156,7 +157,7 @@ def test_a_verifier_expecting_another_answer_rejects_the_golden_run(retail_packa
     verifier.write_text(source.replace(expected, "'value': 'not the answer'"), "utf-8")
 
     with pytest.raises(ConformanceError) as failure:
-        check_verifier_gates(load_package(package, sample=None))
+        check_verifier_gates(load_package(open_for_check(package), sample=None))
 
     assert failure.value.summary == "1 of 30 verifiers failed the gate"
     assert failure.value.problems == (
@@ -170,7 +171,7 @@ def test_a_state_that_is_not_sqlite_fails_to_load_and_the_behaviour_checks_are_s
     package = copy_package(retail_package, tmp_path)
     (package / "state.sqlite").write_bytes(b"not a database at all, just some bytes" * 200)
 
-    results = by_name(run_checks(package, sample=3))
+    results = by_name(run_checks(open_for_check(package), sample=3))
 
     assert results["package_integrity"].details == ("state.sqlite: content differs from the manifest's hash",)
     assert results["package_loads"].status == "failed"
@@ -188,7 +189,7 @@ def test_a_tools_json_that_disagrees_with_the_served_tools_fails_the_mcp_round_t
     (package / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
 
     with pytest.raises(ConformanceError) as failure:
-        check_mcp_roundtrip(load_package(package, sample=3))
+        check_mcp_roundtrip(load_package(open_for_check(package), sample=3))
 
     assert failure.value.problems == (
         f"tools.json lists {len(tools['tools'])} tools, toolgraph.json {len(tools['tools']) + 1}",
@@ -216,7 +217,7 @@ def test_an_app_whose_detail_screen_drops_the_action_links_fails_reachability(
     # The phone's action sheet lists no action: its links come from the shared `action_links` macro.
     detail.write_text(detail.read_text().replace("ui.action_links(actions,", "ui.action_links([],"))
     with pytest.raises(ConformanceError) as failure:
-        check_app_reachability(load_package(package, sample=3))
+        check_app_reachability(load_package(open_for_check(package), sample=3))
     assert "phone: cancel_order is not linked from the order screen" in failure.value.problems
     assert not any(problem.startswith("web:") for problem in failure.value.problems)
 
@@ -231,7 +232,7 @@ def test_a_golden_ui_path_that_stops_before_confirming_or_names_no_task_fails_ui
     edited = [task.model_copy(update={"steps": task.steps[:-1]}) if task is cut else task for task in posed]
     (package / UI_TASKS_FILE).write_text("".join(task.model_dump_json() + "\n" for task in [*edited, stray]))
     with pytest.raises(ConformanceError) as failure:
-        check_ui_paths(load_package(package, sample=None))
+        check_ui_paths(load_package(open_for_check(package), sample=None))
     problems = failure.value.problems
     assert f"{stray.app} retail-9999: no such task in tasks.jsonl" in problems
     assert any(problem.startswith(f"web {cut.task_id}: fails its verifier: missing") for problem in problems)
@@ -248,7 +249,7 @@ def test_a_state_whose_order_total_was_edited_fails_the_invariant_check_naming_t
     connection.close()
 
     with pytest.raises(ConformanceError) as info:
-        check_seed_invariants(load_package(package, sample=None))
+        check_seed_invariants(load_package(open_for_check(package), sample=None))
 
     assert info.value.summary == "1 of 13 seed invariants are violated"
     assert info.value.problems == (
@@ -264,7 +265,7 @@ def test_a_picker_whose_choices_lost_their_labels_fails_reachability(retail_pack
         shared.read_text().replace('<label for="{{ id }}" class="pick-card">', '<label class="pick-card">')
     )
     with pytest.raises(ConformanceError) as failure:
-        check_app_reachability(load_package(package, sample=3))
+        check_app_reachability(load_package(open_for_check(package), sample=3))
     for app in ("web", "phone"):
         assert f"{app}: the update_shipping_address form lacks labelled inputs for ['address_id']" in (
             failure.value.problems

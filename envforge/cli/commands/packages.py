@@ -51,10 +51,10 @@ def check(
     """Run the conformance suite on a package (integrity, tool tests, verifier gates, determinism, MCP); exit 1 on any failure."""
     import envforge
     from envforge.cli.output import print_checks
-    from envforge.validators.loaded_package import read_env_id
+    from envforge.validators.loaded_package import open_for_check, read_env_id
 
     results = envforge.check(package, sample=sample, junit=junit)
-    print_checks(read_env_id(package), results, as_json=as_json)
+    print_checks(read_env_id(open_for_check(package)), results, as_json=as_json)
     if not all(result.passed for result in results):
         raise typer.Exit(1)
 

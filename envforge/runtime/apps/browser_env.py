@@ -37,7 +37,7 @@ from envforge.runtime.apps.replay import run_steps
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
 from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
-from envforge.runtime.episode import load_package
+from envforge.runtime.episode import EnvPackage
 from envforge.runtime.gym_env import AnyText
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
 
     def __init__(
         self,
-        package: str | Path,
+        package: EnvPackage,
         app: AppKind = "web",
         task_id: str | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
@@ -94,7 +94,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             raise UserInputError(f"app: '{app}' is not one of {', '.join(APPS)}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', not {render_mode!r}")
-        self.package = load_package(Path(package))
+        self.package = package
         if task_id is not None:
             self.package.task(task_id)
         self.app: AppKind = app
@@ -105,10 +105,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         spec = self.server.pages.spec
         self.sections = {screen.entity for screen in spec.lists} | {screen.entity for screen in spec.details}
         self.sections |= {form.entity for form in spec.actions}
-        ui_tasks_file = self.package.path / UI_TASKS_FILE
         self.ui_instructions = (
-            {task.task_id: task.instruction for task in load_ui_tasks(self.package.path) if task.app == app}
-            if ui_tasks_file.is_file()
+            {task.task_id: task.instruction for task in load_ui_tasks(package.files) if task.app == app}
+            if package.files.exists(UI_TASKS_FILE)
             else {}
         )
         self.viewport: dict[str, int] = context_options(app)["viewport"]
@@ -235,7 +234,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         """Reset, do the current task's golden UI path from home, and judge it: the verdict and the answer given."""
         if self.episode is None or self.episode.task_id is None:
             raise RuntimeError("call reset() first: the golden path is the current task's")
-        ui_task = find_ui_task(self.package.path, self.episode.task_id, self.app)
+        ui_task = find_ui_task(self.package.files, self.episode.task_id, self.app)
         self.reset(options={"task_id": ui_task.task_id})
         read = run_steps(self.page, ui_task.steps)
         answer = read if ui_task.answers else None

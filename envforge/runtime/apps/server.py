@@ -7,15 +7,16 @@ agent's page can read neither the task's answer nor the initial state.
 
 from __future__ import annotations
 
+import mimetypes
+import posixpath
 import secrets
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from urllib.parse import parse_qsl
 
 import jinja2
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from envforge.errors import PackageError
@@ -26,7 +27,8 @@ from envforge.runtime.apps.episodes import AppEpisode, EpisodeRegistry
 from envforge.runtime.apps.harness import harness_routes
 from envforge.runtime.apps.pages import OFFSET, OFFSET_DIGITS, Pages
 from envforge.runtime.environment import Environment
-from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.episode import EnvPackage
+from envforge.runtime.opened_package import OpenedPackage
 
 APPS: tuple[AppKind, ...] = ("web", "phone")
 SHARED = "shared"
@@ -34,15 +36,16 @@ SHARED = "shared"
 SPEC_FILE = "apps/app.json"
 
 
-def load_app(package: EnvPackage, kind: AppKind) -> tuple[AppSpec, Path]:
-    """The package's app spec and the folder of the chosen app's templates and static files."""
-    spec_path = package.path / SPEC_FILE
-    folder = package.path / "apps" / kind
-    if not spec_path.is_file() or not (folder / "base.html").is_file():
+def load_app(package: OpenedPackage, kind: AppKind) -> tuple[AppSpec, dict[str, bytes]]:
+    """The package's app spec, and the templates and static files of the chosen app and of both apps
+    (`apps/<app>/...`, `apps/shared/...`), each checked against its hash."""
+    if not package.exists(SPEC_FILE) or not package.exists(f"apps/{kind}/base.html"):
         raise PackageError(
             f"{package.path}: no {kind} app in this package (apps/ is missing); regenerate it with `envforge generate`"
         )
-    return AppSpec.model_validate_json(spec_path.read_bytes()), folder
+    spec = AppSpec.model_validate_json(package.read(SPEC_FILE))
+    folders = tuple(f"apps/{folder}/" for folder in (kind, SHARED))
+    return spec, {name: package.read(name) for name in package.names("apps") if name.startswith(folders)}
 
 
 def app_templates(loader: jinja2.BaseLoader) -> jinja2.Environment:
@@ -60,14 +63,23 @@ def asset_loader(assets: dict[str, bytes], kind: AppKind) -> jinja2.DictLoader:
     return jinja2.DictLoader(templates)
 
 
+def static_files(assets: Mapping[str, bytes], kind: AppKind) -> dict[str, bytes]:
+    """The static files of one app by their path under `static/`: the app's own over those both apps use."""
+    files: dict[str, bytes] = {}
+    for folder in (SHARED, kind):
+        prefix = f"apps/{folder}/static/"
+        files |= {name.removeprefix(prefix): data for name, data in assets.items() if name.startswith(prefix)}
+    return files
+
+
 class AppSite:
     """The pages of one app (web or phone) of an environment for many isolated episodes, without the harness."""
 
     def __init__(
-        self, env: Environment, spec: AppSpec, templates: jinja2.Environment, static: Sequence[Path] | None
+        self, env: Environment, spec: AppSpec, templates: jinja2.Environment, static: Mapping[str, bytes] | None
     ) -> None:
-        self.static = [folder.resolve() for folder in static or ()]
-        """Folders of static files, searched in order: the app's own, then the shared one."""
+        self.static = dict(static or {})
+        """Static files by their path under `static/` (`static_files`)."""
         self.pages = Pages(env, spec, templates)
         self.episodes = EpisodeRegistry(env)
 
@@ -101,12 +113,13 @@ class AppSite:
         # The same files for every episode, so a page that outlives its episode still gets its icon and styles.
         if "\x00" in request.path_params["path"]:
             return client_error(404, "no such static file")
-        for folder in self.static:
-            path = (folder / request.path_params["path"]).resolve()
-            if path.is_relative_to(folder) and path.is_file():
-                # Pages come and go with every click; their styles, script and icon need not be fetched each time.
-                return FileResponse(path, headers={"Cache-Control": "private, max-age=3600"})
-        return PlainTextResponse("not found", status_code=404)
+        name = posixpath.normpath(request.path_params["path"])
+        data = self.static.get(name)
+        if data is None:
+            return PlainTextResponse("not found", status_code=404)
+        media_type = mimetypes.guess_type(name)[0] or "text/plain"
+        # Pages come and go with every click; their styles, script and icon need not be fetched each time.
+        return Response(data, media_type=media_type, headers={"Cache-Control": "private, max-age=3600"})
 
     async def _root(self, request: Request) -> Response:
         return HTMLResponse(f"<h1>{self.pages.spec.title}</h1><p>Open the link of an episode.</p>")
@@ -135,12 +148,8 @@ class AppServer(AppSite):
         self.package = package
         self.kind = kind
         self.token = token or secrets.token_urlsafe(24)
-        spec, self.folder = load_app(package, kind)
-        # Each app's own templates and static files first, then those both apps use.
-        folders = [self.folder, self.folder.parent / SHARED]
-        super().__init__(
-            package.env, spec, app_templates(jinja2.FileSystemLoader(folders)), [f / "static" for f in folders]
-        )
+        spec, assets = load_app(package.files, kind)
+        super().__init__(package.env, spec, app_templates(asset_loader(assets, kind)), static_files(assets, kind))
 
     def app(self) -> Starlette:
         return Starlette(routes=[*self.routes(), *harness_routes(self.package, self.episodes, self.token)])
@@ -152,7 +161,3 @@ async def _form(request: Request) -> dict[str, str]:
     Over FORM_LIMIT it is refused whole (BodyTooLargeError), never cut: a value cut short would be stored."""
     body = await read_body(request, FORM_LIMIT)
     return dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
-
-
-def build_app_server(package_path: Path, kind: AppKind, token: str | None = None) -> AppServer:
-    return AppServer(load_package(package_path), kind, token)

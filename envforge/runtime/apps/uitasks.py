@@ -1,4 +1,4 @@
-"""Reading a package's UI tasks (`apps/ui_tasks.jsonl`): one line per task and app."""
+"""Reading a package's UI tasks (`apps/ui_tasks.jsonl`): one line per task and app, checked against its hash."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ from pydantic import ValidationError
 
 from envforge.errors import PackageError
 from envforge.ir.uitasks import UI_TASKS_FILE, AppKind, UITask
+from envforge.runtime.opened_package import OpenedPackage
 
 
-def load_ui_tasks(package: Path) -> list[UITask]:
-    path = package / UI_TASKS_FILE
-    if not path.is_file():
-        raise PackageError(f"{package}: no {UI_TASKS_FILE}; regenerate the package with `envforge generate`")
+def load_ui_tasks(package: OpenedPackage) -> list[UITask]:
+    path = package.path / UI_TASKS_FILE
+    if not package.exists(UI_TASKS_FILE):
+        raise PackageError(f"{package.path}: no {UI_TASKS_FILE}; regenerate the package with `envforge generate`")
     tasks = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(package.read_text(UI_TASKS_FILE).splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -26,9 +27,8 @@ def load_ui_tasks(package: Path) -> list[UITask]:
     return tasks
 
 
-def find_ui_task(package: Path, task_id: str, app: AppKind) -> UITask:
+def pick_ui_task(package: Path, tasks: list[UITask], task_id: str, app: AppKind) -> UITask:
     """The task posed in `app`, or a one-line error saying whether the task exists in the other app."""
-    tasks = load_ui_tasks(package)
     for task in tasks:
         if task.task_id == task_id and task.app == app:
             return task
@@ -39,3 +39,8 @@ def find_ui_task(package: Path, task_id: str, app: AppKind) -> UITask:
         f"{package}: task '{task_id}' has no UI task in the {app} app (see the report's dropped UI tasks); "
         f"the package poses {sum(t.app == app for t in tasks)} tasks there"
     )
+
+
+def find_ui_task(package: OpenedPackage, task_id: str, app: AppKind) -> UITask:
+    """The task posed in `app` among the package's UI tasks (see `pick_ui_task`)."""
+    return pick_ui_task(package.path, load_ui_tasks(package), task_id, app)

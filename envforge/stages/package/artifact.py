@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from envforge.package import MANIFEST, EnvManifest, load_manifest
+from envforge.ir.manifest import MANIFEST, EnvManifest, load_manifest
 from envforge.pipeline.artifacts import Artifact
 
 

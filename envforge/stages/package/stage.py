@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from envforge.package import EnvManifest, assemble
+from envforge.ir.manifest import EnvManifest
+from envforge.package import assemble
 from envforge.package.mix import build_mix
 from envforge.package.report import build_report, ui_summary
 from envforge.pipeline.artifacts import BlueprintArtifact

@@ -11,13 +11,17 @@ import pytest
 from starlette.testclient import TestClient
 
 from envforge.runtime.apps.bodies import FORM_LIMIT, JSON_LIMIT
-from envforge.runtime.apps.server import build_app_server
+from envforge.runtime.apps.server import AppServer
+from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from tests.runtime.apps.harness_client import AUTH, TOKEN, new_episode
 
 
 @pytest.fixture
 def client(retail_package: Path) -> Iterator[TestClient]:
-    with TestClient(build_app_server(retail_package, "web", TOKEN).app(), raise_server_exceptions=False) as http:
+    with TestClient(
+        AppServer(load_package(open_package(retail_package)), "web", TOKEN).app(), raise_server_exceptions=False
+    ) as http:
         yield http
 
 
@@ -140,7 +144,7 @@ def test_the_verdict_of_a_task_whose_verifier_file_went_missing_while_serving_is
     copy = tmp_path / "retail"
     shutil.copytree(retail_package, copy)
     task_id = sorted(path.stem for path in (copy / "verifiers").glob("*.py"))[0]
-    server = build_app_server(copy, "web", TOKEN)
+    server = AppServer(load_package(open_package(copy)), "web", TOKEN)
     (copy / "verifiers" / f"{task_id}.py").unlink()
     with TestClient(server.app(), raise_server_exceptions=False) as http:
         episode = new_episode(http, task_id)

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from envforge.runtime.apps.server import build_app_server
+from envforge.runtime.apps.server import AppServer
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from tests.browser import expect, person_email, serve, watch
 
 if TYPE_CHECKING:
@@ -35,14 +36,14 @@ def harness(base_url: str, method: str, path: str) -> Any:
 def test_cancelling_an_order_by_clicking_passes_the_task_verifier(
     chromium: Browser, retail_package: Path, kind: str, viewport: tuple[int, int]
 ) -> None:
-    package = load_package(retail_package)
+    package = load_package(open_package(retail_package))
     task = next(
         t
         for t in package.tasks.values()
         if t.kind == "write" and t.oracle[-1].name == "cancel_order" and "email" in t.oracle[0].arguments
     )
     order_id, reason = task.oracle[-1].arguments["order_id"], task.oracle[-1].arguments["reason"]
-    server = build_app_server(retail_package, "web" if kind == "web" else "phone", TOKEN)
+    server = AppServer(load_package(open_package(retail_package)), "web" if kind == "web" else "phone", TOKEN)
     context = chromium.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
     problems = watch(page)

@@ -18,9 +18,11 @@ from gymnasium.utils.env_checker import check_env
 from envforge.errors import PackageError
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.uitasks import UI_TASKS_FILE, AppKind, UIStep, UITask
+from envforge.package import update_package
 from envforge.runtime.apps.browser_env import BrowserEnv
 from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from tests.browser import INSTALL_PLAYWRIGHT, find_chromium, person_email, unavailable
 
 APPS: list[AppKind] = ["web", "phone"]
@@ -30,7 +32,7 @@ LINE = re.compile(r'^\[(\d+)\] (\S+) "((?:[^"\\]|\\.)*)"')
 
 
 def cancel_tasks(package: Path) -> list[TaskSpec]:
-    tasks = load_package(package).tasks.values()
+    tasks = load_package(open_package(package)).tasks.values()
     writes = {
         task.id: [c.name for c in task.oracle if not c.name.startswith(("get_", "list_", "find_"))] for task in tasks
     }
@@ -62,10 +64,12 @@ def ui_package(retail_package: Path, tmp_path_factory: pytest.TempPathFactory) -
     package = tmp_path_factory.mktemp("browser-env") / "retail"
     shutil.copytree(retail_package, package)
     first = cancel_tasks(package)[0]
-    second = next(task for task in load_ui_tasks(package) if task.app == "web" and task.task_id != first.id)
+    second = next(
+        task for task in load_ui_tasks(open_package(package)) if task.app == "web" and task.task_id != first.id
+    )
     email = person_email(package, first)
     ui_tasks = [golden_cancel(first, "web", email), golden_cancel(first, "phone", email), second]
-    (package / UI_TASKS_FILE).write_text("".join(task.model_dump_json() + "\n" for task in ui_tasks), encoding="utf-8")
+    update_package(package, {}, {UI_TASKS_FILE: "".join(task.model_dump_json() + "\n" for task in ui_tasks).encode()})
     return package
 
 
@@ -73,7 +77,7 @@ def open_env(package: Path, app: AppKind) -> BrowserEnv:
     find_chromium()
     if importlib.util.find_spec("playwright") is None:
         unavailable(f"playwright is not installed; {INSTALL_PLAYWRIGHT}")
-    return BrowserEnv(package, app, render_mode="rgb_array" if app == "web" else "ansi")
+    return BrowserEnv(load_package(open_package(package)), app, render_mode="rgb_array" if app == "web" else "ansi")
 
 
 @pytest.fixture(scope="module")
@@ -273,10 +277,12 @@ def test_replaying_a_task_posed_only_in_the_web_app_fails_in_the_phone_app(
     phone_env: BrowserEnv, ui_package: Path
 ) -> None:
     web_only = next(
-        task.task_id for task in load_ui_tasks(ui_package) if task.task_id != cancel_tasks(ui_package)[0].id
+        task.task_id
+        for task in load_ui_tasks(open_package(ui_package))
+        if task.task_id != cancel_tasks(ui_package)[0].id
     )
     _, info = phone_env.reset(options={"task_id": web_only})
-    assert info["instruction"] == load_package(ui_package).task(info["task_id"]).instruction
+    assert info["instruction"] == load_package(open_package(ui_package)).task(info["task_id"]).instruction
     with pytest.raises(PackageError, match="posed in the web app only; use --app web"):
         phone_env.replay_golden()
 

@@ -14,6 +14,7 @@ import pytest
 from envforge.ir.uitasks import UIStep
 from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from envforge.validators.ui_replay import record_replay, replay_ui_tasks
 from tests.browser import INSTALL_PLAYWRIGHT, find_chromium, unavailable
 from tests.conftest import BLUEPRINTS, envforge_cli
@@ -34,8 +35,8 @@ def browser_available() -> None:
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_golden_paths_pass_in_chromium_in_both_apps(packages: dict[str, Path], domain: str) -> None:
     path = packages[domain]
-    tasks = load_ui_tasks(path)
-    outcomes, version = replay_ui_tasks(load_package(path), tasks, ("web", "phone"), sample=SAMPLE)
+    tasks = load_ui_tasks(open_package(path))
+    outcomes, version = replay_ui_tasks(load_package(open_package(path)), tasks, ("web", "phone"), sample=SAMPLE)
     assert version.split(".")[0].isdigit()
     assert [outcome.task.app for outcome in outcomes] == ["web"] * SAMPLE + ["phone"] * SAMPLE
     for outcome in outcomes:
@@ -47,10 +48,10 @@ def test_golden_paths_pass_in_chromium_in_both_apps(packages: dict[str, Path], d
 def test_a_path_missing_its_last_click_fails_the_verifier(packages: dict[str, Path]) -> None:
     """The replay is a real gate: without the final confirmation the state is unchanged and the task fails."""
     path = packages["retail"]
-    task = next(t for t in load_ui_tasks(path) if t.app == "web" and t.steps[-1].target == "confirm")
+    task = next(t for t in load_ui_tasks(open_package(path)) if t.app == "web" and t.steps[-1].target == "confirm")
     cut = task.model_copy(update={"steps": task.steps[:-1]})
     wrong = task.model_copy(update={"steps": [*task.steps[:1], UIStep(action="click", target="row-NOPE")]})
-    outcomes, _ = replay_ui_tasks(load_package(path), [cut, wrong], ("web",))
+    outcomes, _ = replay_ui_tasks(load_package(open_package(path)), [cut, wrong], ("web",))
     assert [outcome.reason for outcome in outcomes] == ["golden_failed", "step_failed"]
     assert "missing" in outcomes[0].detail
     assert "row-NOPE" in outcomes[1].detail
@@ -106,17 +107,17 @@ def test_a_task_dropped_in_chromium_keeps_its_reason_through_later_runs(
 ) -> None:
     package_path = tmp_path / "retail"
     shutil.copytree(packages["retail"], package_path)
-    package = load_package(package_path)
-    posed = load_ui_tasks(package_path)
+    package = load_package(open_package(package_path))
+    posed = load_ui_tasks(open_package(package_path))
     broken = next(t for t in posed if t.app == "web" and t.steps[-1].target == "confirm")
     posed = [t.model_copy(update={"steps": t.steps[:-1]}) if t is broken else t for t in posed]
     outcomes, version = replay_ui_tasks(package, [t for t in posed if t.task_id == broken.task_id], ("web",))
-    record_replay(package_path, posed, outcomes, version, None)
-    again = load_ui_tasks(package_path)
+    record_replay(open_package(package_path), posed, outcomes, version, None)
+    again = load_ui_tasks(open_package(package_path))
     assert (broken.task_id, "web") not in {(t.task_id, t.app) for t in again}
     other = next(t for t in again if t.app == "web")
     outcomes, version = replay_ui_tasks(package, [other], ("web",))
-    report = record_replay(package_path, again, outcomes, version, None)
+    report = record_replay(open_package(package_path), again, outcomes, version, None)
     dropped = json.loads((package_path / "apps/ui_dropped.json").read_text())
     # Dropped when posed (policy tasks are never posed on a screen), and now the one Chromium could not do.
     earlier = [item for item in dropped if item["reason"] != "chromium_golden_failed"]

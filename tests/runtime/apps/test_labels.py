@@ -11,11 +11,12 @@ import pytest
 
 from envforge.runtime.apps.labels import RowLabeler, day_text
 from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 
 
 def _labeler(package: Path) -> tuple[RowLabeler, Session]:
-    env = load_environment(package)
+    env = load_environment(open_package(package))
     session = Session(env)
     return RowLabeler(env, session.connection), session
 

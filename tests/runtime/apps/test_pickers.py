@@ -17,8 +17,10 @@ from envforge.runtime.apps import pickers
 from envforge.runtime.apps.axtree import accessibility_text
 from envforge.runtime.apps.chromium import context_options
 from envforge.runtime.apps.pickers import PickerSource
-from envforge.runtime.apps.server import build_app_server
+from envforge.runtime.apps.server import AppServer
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.stages.apps.spec import build_app_spec
 from envforge.stages.ontology.build import build_ontology
@@ -46,7 +48,7 @@ def _reroute_case(package: Path) -> tuple[str, str, list[str]]:
 
 @pytest.fixture(scope="module")
 def envs(packages: dict[str, Path]) -> dict[str, Environment]:
-    return {domain: load_environment(packages[domain]) for domain in ("retail", "clinic", "banking")}
+    return {domain: load_environment(open_package(packages[domain])) for domain in ("retail", "clinic", "banking")}
 
 
 def action_form(env: Environment, tool: str) -> ActionForm:
@@ -127,7 +129,7 @@ def test_a_record_field_is_a_keyboard_picker_of_the_persons_rows_that_submits_th
 ) -> None:
     package = packages["retail"]
     customer, order, addresses = _reroute_case(package)
-    server = build_app_server(package, kind)
+    server = AppServer(load_package(open_package(package)), kind)
     episode = server.episodes.create(person=customer)
     expected = PickerSource(server.package.env, episode.session).pickers(
         server.pages.spec.action("update_shipping_address"), {}, {}

@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from envforge.runtime.apps.server import AppServer, build_app_server
+from envforge.runtime.apps.server import AppServer
 from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from tests.browser import person_email
 from tests.runtime.apps.harness_client import AUTH, TOKEN, new_episode
 
 
 @pytest.fixture(params=["web", "phone"])
 def server(request: pytest.FixtureRequest, retail_package: Path) -> AppServer:
-    return build_app_server(retail_package, request.param, TOKEN)
+    return AppServer(load_package(open_package(retail_package)), request.param, TOKEN)
 
 
 @pytest.fixture
@@ -71,7 +72,7 @@ def golden_cancel(client: TestClient, base: str, email: str, order_id: str, reas
 def test_a_task_done_through_the_pages_passes_its_verifier_and_only_in_its_own_episode(
     client: TestClient, retail_package: Path
 ) -> None:
-    package = load_package(retail_package)
+    package = load_package(open_package(retail_package))
     task = next(
         t
         for t in package.tasks.values()

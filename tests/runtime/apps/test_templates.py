@@ -16,6 +16,7 @@ from envforge.ir.apps import ActionForm, AppSpec, DetailScreen, ListScreen
 from envforge.runtime.apps.labels import RowLabel
 from envforge.runtime.apps.pickers import Picker, PickerSource
 from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.stages.apps.spec import build_app_spec
 from envforge.stages.ontology.build import build_ontology
@@ -123,7 +124,7 @@ class Screens:
 
     @classmethod
     def of(cls, package: Path) -> Screens:
-        env = load_environment(package)
+        env = load_environment(open_package(package))
         spec = build_app_spec(env.blueprint, build_ontology(env.blueprint), env.toolgraph)
         return cls(env, spec, Session(env))
 

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from envforge.runtime.apps.chromium import PHONE_VIEWPORT, context_options
 from envforge.runtime.apps.pickers import PickerSource
-from envforge.runtime.apps.server import build_app_server
+from envforge.runtime.apps.server import AppServer
+from envforge.runtime.episode import load_package
+from envforge.runtime.opened_package import open_package
 from tests.browser import serve, watch
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ def _table(page: Page) -> dict[str, Any]:
 def test_a_table_wider_than_its_card_scrolls_sideways_and_shows_its_last_column(
     chromium: Browser, retail_package: Path
 ) -> None:
-    server = build_app_server(retail_package, "web")
+    server = AppServer(load_package(open_package(retail_package)), "web")
     episode = server.episodes.create()
     context = chromium.new_context(viewport=NARROW)
     page = context.new_page()
@@ -80,7 +82,7 @@ def test_no_phone_screen_is_wider_than_the_phone(chromium: Browser, packages: di
     wider: list[tuple[str, int]] = []
     try:
         for domain in ("retail", "banking", "clinic"):
-            server = build_app_server(packages[domain], "phone")
+            server = AppServer(load_package(open_package(packages[domain])), "phone")
             spec = server.pages.spec
             episode = server.episodes.create()
             with serve(server.app()) as base_url:
