@@ -31,3 +31,18 @@ class DraftKind(ABC):
 
 Drafted = Mapping[DraftKind, list[Draft]]
 """Each kind drafted so far -> its drafts, deduplicated and (where the kind is balanced) balanced."""
+
+
+class CombiningKind(DraftKind):
+    """A kind whose tasks combine a user's drafts of an earlier kind (their allowed requests) with more."""
+
+    def __init__(self, allowed: DraftKind) -> None:
+        self.allowed = allowed
+        """The kind whose drafts are combined (single writes)."""
+
+    def allowed_by_person(self, drafted: Drafted) -> dict[str, list[Draft]]:
+        """The allowed kind's drafts, per user, in drafting order."""
+        by_person: dict[str, list[Draft]] = {}
+        for draft in drafted[self.allowed]:
+            by_person.setdefault(draft.person, []).append(draft)
+        return by_person

@@ -10,23 +10,17 @@ from envforge.ir.tasks import ToolCall
 from envforge.runtime.changes import fold_history
 from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, combinable, joined, merged, subject_of
-from envforge.stages.tasks.kinds.kind import Drafted, DraftKind
+from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted
 
 MULTI_PER_PERSON = 3
 
 
-class MultiWrites(DraftKind):
+class MultiWrites(CombiningKind):
     share = "multi_write"
     balanced = False
 
-    def __init__(self, allowed: DraftKind) -> None:
-        self.allowed = allowed
-        """The kind whose drafts are combined (single writes)."""
-
     def draft(self, context: SynthesisContext, drafted: Drafted, wanted: int) -> list[Draft]:
-        by_person: dict[str, list[Draft]] = {}
-        for draft in drafted[self.allowed]:
-            by_person.setdefault(draft.person, []).append(draft)
+        by_person = self.allowed_by_person(drafted)
         stories: list[Draft] = []
         pairs: list[Draft] = []
         for person in sorted(by_person):

@@ -6,24 +6,18 @@ from __future__ import annotations
 from envforge.ir.tasks import ToolCall
 from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, combinable, joined, merged, told_in_full
-from envforge.stages.tasks.kinds.kind import Drafted, DraftKind
+from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted
 
 PAIRINGS = 4
 """Allowed requests one forbidden request is asked next to, each a task of its own."""
 
 
-class Refusals(DraftKind):
+class Refusals(CombiningKind):
     share = "policy"
-
-    def __init__(self, allowed: DraftKind) -> None:
-        self.allowed = allowed
-        """The kind whose drafts are the allowed requests (single writes)."""
 
     def draft(self, context: SynthesisContext, drafted: Drafted, wanted: int) -> list[Draft]:
         """Each forbidden request beside up to `PAIRINGS` allowed ones, cross-domain pairs first in a fused world."""
-        allowed: dict[str, list[Draft]] = {}
-        for draft in drafted[self.allowed]:
-            allowed.setdefault(draft.person, []).append(draft)
+        allowed = self.allowed_by_person(drafted)
         drafts = []
         for forbidden in context.forbidden:
             assert forbidden.forbidden is not None
