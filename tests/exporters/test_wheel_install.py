@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,8 @@ def test_wheels_install_into_a_fresh_venv_pass_check_env_and_serve_mcp(
 
     result = subprocess.run(
         [python, str(HERE / "wheel_check.py"), *sorted(packages)],
+        # A PYTHONPATH pointing at a checkout would hand the fresh venv the generator it must not have.
+        env={name: value for name, value in os.environ.items() if name != "PYTHONPATH"},
         capture_output=True,
         text=True,
         timeout=600,

@@ -24,8 +24,9 @@ subprocess.run([sys.executable, "-c", child.format(os.getpid())])
 PARENT = f"""
 from pathlib import Path
 from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
 from envforge.stages.tooltests.worker import run_isolated
-run_isolated(load_environment(Path({str(SHOWCASE)!r})), seed=0)
+run_isolated(load_environment(open_package(Path({str(SHOWCASE)!r}))), seed=0)
 """
 
 
