@@ -29,3 +29,6 @@ class AnswerSpec(IRModel):
     """The field asked about, as `entity.field`; None for a count."""
     key: str | None = None
     """The key of the row asked about; None for a count."""
+    counted: str | None = None
+    """A count: the entity counted, as `entity.owner_field`; a run grounds the count by listing the entity
+    filtered by that field on the person."""

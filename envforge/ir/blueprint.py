@@ -327,6 +327,12 @@ class ComposedDomain(IRModel):
     """Its actions, by their fused names; bridge actions belong to no one domain."""
 
 
+NAME_FIELDS = frozenset(
+    {"name", "first_name", "last_name", "middle_name", "full_name", "given_name", "family_name", "surname", "nickname"}
+)
+"""Fields that only name a person: anyone can know them, so no credential is made of them alone."""
+
+
 class Blueprint(IRModel):
     """A domain blueprint: everything envforge needs to build one environment."""
 
@@ -356,6 +362,10 @@ class Blueprint(IRModel):
     """What holds in every seeded state: derived values, conditional values, temporal order and state rules."""
     personas: list[PersonaSpec] = Field(default_factory=list)
     """User personas."""
+    authentication: list[list[Identifier]] = Field(default_factory=list)
+    """The credentials that authenticate the person: each a list of person fields the user states together
+    (`[email]`, `[first_name, last_name, phone]`). Empty: each unique field of the person entity alone. A name
+    alone never authenticates."""
     agent_instructions: str = ""
     """Opening text of the agent's policy document."""
     composed_of: list[ComposedDomain] = Field(default_factory=list)
@@ -364,6 +374,17 @@ class Blueprint(IRModel):
     @property
     def env_id(self) -> str:
         return f"envforge/{self.domain}-v{self.version}"
+
+    def credentials(self) -> list[list[str]]:
+        """The declared credentials, or by default each unique field of the person entity but its key, alone."""
+        if self.authentication:
+            return [list(credential) for credential in self.authentication]
+        person = self.entity(self.person)
+        return [
+            [field.name]
+            for field in person.fields
+            if field.unique and field.type != "id" and field.name not in NAME_FIELDS
+        ]
 
     def entity(self, name: str) -> EntitySpec:
         for entity in self.entities:

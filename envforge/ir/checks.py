@@ -9,6 +9,7 @@ import networkx as nx
 
 from envforge.errors import did_you_mean
 from envforge.ir.blueprint import (
+    NAME_FIELDS,
     ActionSpec,
     Blueprint,
     DecrementEffect,
@@ -63,6 +64,7 @@ class Checker(CheckContext):
         self.check_policies()
         check_invariants(self, self.expressions)
         self.check_personas()
+        self.check_authentication()
 
     def check_entity(self, entity: EntitySpec, path: Path_) -> None:
         self.unique([field.name for field in entity.fields], (*path, "fields"), "name", "field")
@@ -372,6 +374,29 @@ class Checker(CheckContext):
         for index, persona in enumerate(self.blueprint.personas):
             for known_index, name in enumerate(persona.knows):
                 self.field(person, name, ("personas", index, "knows", known_index))
+
+    def check_authentication(self) -> None:
+        """Each credential names searchable person fields a lookup can take together, not names alone."""
+        person = self.entities[self.blueprint.person]
+        fields = {field.name: field for field in person.fields}
+        for index, credential in enumerate(self.blueprint.authentication):
+            path: Path_ = ("authentication", index)
+            if not credential:
+                raise self.fail(path, "a credential lists at least one person field, e.g. [email]")
+            for at, name in enumerate(credential):
+                self.field(person, name, (*path, at))
+                if not fields[name].searchable or fields[name].type == "id":
+                    raise self.fail(
+                        (*path, at),
+                        f"'{name}' is not a searchable field of '{person.name}', so no lookup takes it; "
+                        "mark it `searchable: true` or use another field",
+                    )
+            if all(name in NAME_FIELDS for name in credential):
+                raise self.fail(
+                    path,
+                    f"{listed(credential)} is only a name, and a name alone never authenticates; add what only the "
+                    "person knows (e.g. [first_name, last_name, phone]) or use a unique field such as email",
+                )
 
 
 def _relation_cycle(graph: nx.DiGraph, nodes: list[str]) -> tuple[list[int], list[str]]:

@@ -420,6 +420,7 @@ def fuse(composition: Composition, members: list[Blueprint]) -> Blueprint:
         + list(composition.compose.policies),
         invariants=[invariant for blueprint in renamed for invariant in blueprint.invariants],
         personas=personas,
+        authentication=members[0].authentication,
         agent_instructions=_instructions(composition, members),
         composed_of=[
             ComposedDomain(

@@ -91,15 +91,21 @@ class RowWrite(IRModel):
 
 
 class CallRecord(IRModel):
-    """One logged call: a committed WRITE call, or a lookup of the person entity."""
+    """One logged call: a committed WRITE call, a refused attempt at one, or a READ call and the rows it returned."""
 
     seq: int
     """Position among the session's logged calls (reads and writes share it)."""
     tool: str
     kind: Literal["read", "write"]
     arguments: dict[str, Any]
+    """As the action stores them: where its effects lower-case an argument, the lower-cased value."""
     persons: list[str] = Field(default_factory=list)
-    """Keys of the person rows a lookup returned."""
+    """Keys of the person rows a lookup of the person entity (or of a record linked to the person) returned."""
+    rows: dict[str, list[str]] = Field(default_factory=dict)
+    """A READ call: entity -> keys of the rows it returned (the entity present even when it returned none)."""
+    refusal: str | None = None
+    """A refused WRITE attempt: `ownership` when it named another person's row, else the error code. Nothing it
+    did reached the state."""
 
 
 class RunHistory(IRModel):
@@ -133,12 +139,14 @@ class Footprint(IRModel):
 
 
 class IdentitySpec(IRModel):
-    """Whom the agent serves, and what the user says about themselves: before any write, a lookup of the person
-    entity by one of these values must have returned the person."""
+    """Whom the agent serves, and what the user says about themselves. The first lookup that returns the person
+    must authenticate them: take one full credential of theirs and return exactly them."""
 
     entity: str
     person: str
     stated: list[str]
+    credentials: list[dict[str, str]] = Field(default_factory=list)
+    """The credentials the user holds (field -> the stored value), from the blueprint's `authentication`."""
 
 
 class VerifierSpec(IRModel):
@@ -151,7 +159,7 @@ class VerifierSpec(IRModel):
     """The committed WRITE calls, in any order."""
     footprint: Footprint = Field(default_factory=Footprint)
     identity: IdentitySpec | None = None
-    """Set for tasks that write."""
+    """Whom the task serves; every task touching the person's data has it, questions included."""
     answer: AnswerSpec | None = None
     """Set for questions."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 from envforge.ir.blueprint import (
@@ -17,6 +17,7 @@ from envforge.ir.blueprint import (
     UpdateEffect,
 )
 from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
+from envforge.ir.stored_forms import Form, stored_arguments, stored_forms
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError, constraint_error
@@ -63,6 +64,8 @@ class CompiledAction:
     """Arguments naming a row that must belong to the person served: (argument, its entity's owner query)."""
     kept_by_agent: tuple[Check, ...] = ()
     """Rules left to the agent: the call goes through, and only `ActionRunner.breaches` names them."""
+    forms: dict[str, Form] = field(default_factory=dict)
+    """Arguments every use of which folds their case: the history logs them folded (`envforge.ir.stored_forms`)."""
 
 
 def compile_actions(env: Environment) -> dict[str, CompiledAction]:
@@ -121,6 +124,7 @@ def _compile(env: Environment, action: ActionSpec) -> CompiledAction:
         returns=tuple((alias, aliases[alias]) for alias in action.returns),
         owned=owned,
         kept_by_agent=kept_by_agent,
+        forms=stored_forms(action, env.blueprint.policies),
     )
 
 
@@ -149,6 +153,10 @@ class ActionRunner:
             if policy.entity is not None:
                 check = Check(compile_expression(policy.require), policy.error, policy.id)
                 self.invariants[policy.entity] = (*self.invariants.get(policy.entity, ()), check)
+
+    def stored_arguments(self, name: str, arguments: ToolArguments) -> ToolArguments:
+        """A call's arguments as its action stores them, as the history logs them."""
+        return stored_arguments(arguments, self.actions[name].forms)
 
     def handler(self, name: str) -> Callable[[ToolArguments], ToolResult]:
         action = self.actions[name]
@@ -227,7 +235,7 @@ class ActionRunner:
         connection.execute("BEGIN")
         try:
             if self.logging:
-                open_call(connection, action.name, arguments)
+                open_call(connection, action.name, stored_arguments(arguments, action.forms))
             written: Written = {}
             for effect in action.effects:
                 self._apply(effect, scope, keys, written)

@@ -14,7 +14,7 @@ from envforge.ir.toolspec import JsonObject, ToolArguments, ToolResult
 from envforge.runtime.actions import ActionRunner, compile_actions
 from envforge.runtime.environment import EntityRuntime, Environment
 from envforge.runtime.errors import ToolError
-from envforge.runtime.history import log_lookup
+from envforge.runtime.history import log_attempt, log_read
 from envforge.runtime.statements import like_pattern
 
 Handler = Callable[[ToolArguments], ToolResult]
@@ -96,11 +96,16 @@ def _unstorable(value: object, path: str = "") -> str | None:
     return None
 
 
-def _persons(result: ToolResult, key: str) -> list[str]:
-    """The person keys a lookup returned: in `key` of each row of its page, or of its one row."""
+def _column(result: ToolResult, column: str) -> list[str]:
+    """The values of `column` in the rows a READ call returned: each row of its page, or its one row."""
     page = result.get("items")
     rows = page if isinstance(page, list) else [result]
-    return [str(row[key]) for row in rows if isinstance(row, Mapping)]
+    return [str(row[column]) for row in rows if isinstance(row, Mapping)]
+
+
+def refusal_kind(error: ToolError) -> str:
+    """How the history names a refused attempt: `ownership` for another person's row, else the error code."""
+    return "ownership" if error.policy == "ownership" else error.code
 
 
 class Dispatcher:
@@ -119,13 +124,13 @@ class Dispatcher:
             for relation in blueprint.relations
             if relation.child in blueprint.linked_persons and relation.parent == blueprint.person
         }
-        self.lookups = {
-            tool.name: columns[tool.entity]
+        self.reads = {
+            tool.name: (tool.entity, env.entities[tool.entity].key, columns.get(tool.entity))
             for tool in env.toolgraph.tools
-            if tool.kind == "read" and tool.entity in columns
+            if tool.kind == "read"
         }
-        """Reads of the person entity (and of its linked records) -> the column holding the person's key: the calls
-        that can identify the user, so they are logged."""
+        """READ tools -> (their entity, its key column, and for reads of the person entity or its linked records the
+        column holding the person's key): what the history logs of each read."""
         for tool in env.toolgraph.tools:
             runtime = env.entities[tool.entity]
             if tool.operation == "get":
@@ -156,14 +161,18 @@ class Dispatcher:
                 if error is not None
                 else ToolError("invalid_arguments", "invalid arguments", tool=name)
             )
+        read = self.reads.get(name)
         try:
             result = handler(arguments)
         except ToolError as error:
             error.tool = name
+            if read is None and self.actions.logging:
+                log_attempt(self.connection, name, self.actions.stored_arguments(name, arguments), refusal_kind(error))
             raise
-        key = self.lookups.get(name)
-        if key is not None and self.actions.logging:
-            log_lookup(self.connection, name, arguments, _persons(result, key))
+        if read is not None and self.actions.logging:
+            entity, key, person = read
+            persons = _column(result, person) if person is not None else None
+            log_read(self.connection, name, arguments, {entity: _column(result, key)}, persons)
         return result
 
     def _get(self, tool: str, runtime: EntityRuntime) -> Handler:

@@ -2,12 +2,13 @@
 
 Each entity table carries AFTER INSERT, UPDATE and DELETE triggers that append the row before and after
 the write, as JSON, to a log table in the same database. Beside it, a call log holds each committed WRITE
-call (tool and arguments, logged inside the call's own transaction) and each lookup of the person entity
-(with the person keys it returned); a row write names the call that made it. So the history:
+call (tool and arguments, logged inside the call's own transaction), each refused attempt at one (logged after
+its rollback, with why it was refused), and each READ call with the keys of the rows it returned (and, for a
+lookup of the person, the person keys); a row write names the call that made it. So the history:
 
 - holds every committed write, whoever issued the SQL (tool dispatch, an app form, a harness); a write
   issued outside a tool call names no call;
-- holds nothing of a refused call: its transaction rolls back, and the trigger's rows with it;
+- holds no write of a refused call: its transaction rolls back, and the trigger's rows with it;
 - travels with the state: a snapshot carries its history, and resetting to the template clears it.
 
 Triggers rather than SQLite's session extension: Python's `sqlite3` does not expose the extension, and the
@@ -32,7 +33,7 @@ CALLS = "_envforge_calls"
 """The call log."""
 PRIVATE_PREFIX = "_envforge_"
 _SELECT_WRITES = f"SELECT seq, call, entity, key, op, before, after FROM {HISTORY} ORDER BY seq"
-_SELECT_CALLS = f"SELECT seq, tool, kind, arguments, persons FROM {CALLS} ORDER BY seq"
+_SELECT_CALLS = f"SELECT seq, tool, kind, arguments, persons, rows, refusal FROM {CALLS} ORDER BY seq"
 
 
 class _Statements(Protocol):
@@ -67,7 +68,7 @@ def history_ddl(tables: dict[str, tuple[str, list[str]]]) -> list[str]:
     """The log table and each entity table's triggers; `tables` maps a table to (key column, columns)."""
     statements = [
         f"CREATE TABLE IF NOT EXISTS {CALLS} (seq INTEGER PRIMARY KEY, tool TEXT NOT NULL, kind TEXT NOT NULL, "
-        "arguments TEXT NOT NULL, persons TEXT, open INTEGER NOT NULL DEFAULT 0)",
+        "arguments TEXT NOT NULL, persons TEXT, rows TEXT, refusal TEXT, open INTEGER NOT NULL DEFAULT 0)",
         f"CREATE TABLE IF NOT EXISTS {HISTORY} (seq INTEGER PRIMARY KEY, call INTEGER, entity TEXT NOT NULL, "
         "key TEXT NOT NULL, op TEXT NOT NULL, before TEXT, after TEXT)",
     ]
@@ -119,11 +120,25 @@ def close_call(connection: sqlite3.Connection) -> None:
     connection.execute(f"UPDATE {CALLS} SET open = 0 WHERE open = 1")
 
 
-def log_lookup(connection: sqlite3.Connection, tool: str, arguments: ToolArguments, persons: list[str]) -> None:
-    """Log a lookup of the person entity and the person keys it returned (what identifies the user)."""
+def log_read(
+    connection: sqlite3.Connection,
+    tool: str,
+    arguments: ToolArguments,
+    rows: dict[str, list[str]],
+    persons: list[str] | None,
+) -> None:
+    """Log a READ call, the keys of the rows it returned, and for a lookup of the person the person keys."""
     connection.execute(
-        f"INSERT INTO {CALLS} (tool, kind, arguments, persons) VALUES (?, 'read', ?, ?)",
-        (tool, canonical_json(arguments), json.dumps(persons)),
+        f"INSERT INTO {CALLS} (tool, kind, arguments, persons, rows) VALUES (?, 'read', ?, ?, ?)",
+        (tool, canonical_json(arguments), None if persons is None else json.dumps(persons), json.dumps(rows)),
+    )
+
+
+def log_attempt(connection: sqlite3.Connection, tool: str, arguments: ToolArguments, refusal: str) -> None:
+    """Log a refused WRITE call after its rollback: it wrote nothing, but the run tried it."""
+    connection.execute(
+        f"INSERT INTO {CALLS} (tool, kind, arguments, refusal) VALUES (?, 'write', ?, ?)",
+        (tool, canonical_json(arguments), refusal),
     )
 
 
@@ -171,8 +186,10 @@ def read_calls(connection: sqlite3.Connection) -> list[CallRecord]:
             kind=kind,
             arguments=json.loads(arguments),
             persons=json.loads(persons) if persons is not None else [],
+            rows=json.loads(returned) if returned is not None else {},
+            refusal=refusal,
         )
-        for seq, tool, kind, arguments, persons in rows
+        for seq, tool, kind, arguments, persons, returned, refusal in rows
     ]
 
 

@@ -4,12 +4,17 @@ A verifier judges what the session logged (`envforge.runtime.history`), never th
 what the run wrote. A run passes only when every component holds:
 
 - `expected_changes_made` / `no_unexpected_changes`: the history's net changes are the golden ones;
-- `writes_as_asked`: its committed WRITE calls are the golden ones, every argument equal, in any order;
+- `writes_as_asked`: its committed WRITE calls are the golden ones, every argument equal as the action stores it
+  (an argument the action lower-cases compares lower-cased), in any order;
 - `no_stray_writes`: no write touched a cell outside the golden footprint, or changed a cell more often than
   the golden run, even if a later write undid it;
-- `identified_first` (tasks that write): a lookup by what the user said about themselves returned the person
-  before the first write;
-- `answer_correct` (questions): the final answer states the value asked, typed (`envforge.runtime.answers`).
+- `acted_only_for_user`: no write was tried on another person's row (refused attempts stay in the history);
+- `authenticated_first`: the first lookup that returned the person took one full credential of theirs (the
+  blueprint's `authentication`; a name alone never is one), returned exactly them, and came before any write
+  was tried;
+- `answer_correct` (questions): the final answer states the value asked, typed (`envforge.runtime.answers`);
+- `answer_grounded` (questions): a lookup after authentication returned the record asked about, so the value
+  stated came from this run, not a guess.
 """
 
 from __future__ import annotations
@@ -117,44 +122,84 @@ def _footprint(spec: VerifierSpec, history: RunHistory, reasons: list[str]) -> b
     return not stray
 
 
-def _plain(value: str) -> str:
+def _plain(value: object) -> str:
     """Letters and digits only, case-folded: "(512) 395-6932" and "512.395.6932" are the same phone number."""
-    return "".join(char for char in value.casefold() if char.isalnum())
+    return "".join(char for char in str(value).casefold() if char.isalnum())
 
 
-def _same(value: Any, stated: str) -> bool:
-    return isinstance(value, str | int | float) and not isinstance(value, bool) and _plain(str(value)) == stated
+def _holds(arguments: dict[str, Any], credential: dict[str, str]) -> bool:
+    return all(
+        isinstance(arguments.get(name), str | int) and _plain(arguments[name]) == _plain(value)
+        for name, value in credential.items()
+    )
 
 
-def identified_before_writes(identity: IdentitySpec, calls: list[CallRecord]) -> bool:
-    """A lookup by a value the user stated returned the person before the first WRITE call."""
-    stated = {_plain(value) for value in identity.stated} - {""}
+def authenticate(identity: IdentitySpec, calls: list[CallRecord]) -> int | str:
+    """The `seq` of the lookup that authenticated the person, or why none did. The first lookup that returns the
+    person decides: it must take one full credential of theirs and return exactly them, before any write is
+    tried."""
+    whom = f"{identity.entity} {identity.person}"
     for call in calls:
         if call.kind == "write":
-            return False
-        if identity.person in call.persons and any(_same(v, s) for v in call.arguments.values() for s in stated):
-            return True
-    return True
+            return f"the run tried {call.tool} before it authenticated {whom}"
+        if identity.person not in call.persons:
+            continue
+        if call.persons != [identity.person]:
+            return (
+                f"the first lookup that returned {whom} ({call.tool}) returned {len(call.persons)} people: "
+                "authenticate with a credential that singles the person out"
+            )
+        if not any(_holds(call.arguments, credential) for credential in identity.credentials):
+            return f"the first lookup that returned {whom} ({call.tool}) took no full credential of theirs"
+        return call.seq
+    if not identity.credentials:
+        return "the task declares no credential (made before credentials existed); generate the package again"
+    return f"no lookup by a credential of the user's returned {whom}"
+
+
+def _grounded(spec: VerifierSpec, calls: list[CallRecord], after: int) -> bool | None:
+    """Whether a READ call after authentication returned the record asked about (a count: listed the counted
+    entity filtered on the person); None where the spec does not say which record that is."""
+    answer = spec.answer
+    if answer is None:
+        return None
+    reads = [call for call in calls if call.kind == "read" and call.seq > after]
+    if answer.field is not None and answer.key is not None:
+        entity = answer.field.split(".")[0]
+        return any(answer.key in call.rows.get(entity, []) for call in reads)
+    if answer.counted is not None and spec.identity is not None:
+        entity, owner = answer.counted.split(".")
+        person = spec.identity.person
+        return any(entity in call.rows and _plain(call.arguments.get(owner, "")) == _plain(person) for call in reads)
+    return None
 
 
 def verify(spec: VerifierSpec, history: RunHistory, transcript: Transcript | None = None) -> Verdict:
     """Judge a run from what its session logged and its transcript (the final answer)."""
     reasons: list[str] = []
     components = _changes(spec, history, reasons)
-    writes = [call for call in history.calls if call.kind == "write"]
+    writes = [call for call in history.calls if call.kind == "write" and call.refusal is None]
     components["writes_as_asked"] = _calls(spec.expected_calls, writes, reasons)
     components["no_stray_writes"] = _footprint(spec, history, reasons)
+    foreign = [call for call in history.calls if call.refusal == "ownership"]
+    components["acted_only_for_user"] = not foreign
+    reasons += [f"the run tried {call.tool} on another person's row" for call in foreign[:REASONS_SHOWN]]
+    authenticated = 0
     if spec.identity is not None:
-        components["identified_first"] = not writes or identified_before_writes(spec.identity, history.calls)
-        if not components["identified_first"]:
-            reasons.append(
-                f"the run wrote before a lookup by what the user stated returned {spec.identity.entity} "
-                f"{spec.identity.person}"
-            )
+        outcome = authenticate(spec.identity, history.calls)
+        components["authenticated_first"] = isinstance(outcome, int)
+        if isinstance(outcome, str):
+            reasons.append(outcome)
+        authenticated = outcome if isinstance(outcome, int) else 0
     if spec.answer is not None:
         problem = judge_answer(spec.answer, transcript.answer if transcript is not None else None)
         components["answer_correct"] = problem is None
         if problem is not None:
             reasons.append(problem)
+        grounded = _grounded(spec, history.calls, authenticated)
+        if grounded is not None:
+            components["answer_grounded"] = grounded
+            if not grounded:
+                reasons.append("no lookup after authentication returned the record asked about: the answer is a guess")
     passed = all(components.values())
     return Verdict(reward=1.0 if passed else 0.0, passed=passed, components=components, reasons=reasons)

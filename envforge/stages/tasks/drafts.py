@@ -20,6 +20,8 @@ class Identity:
     call: ToolCall
     stated: dict[str, Any]
     hidden: dict[str, Any]
+    credentials: list[dict[str, str]]
+    """Every credential the user holds, field -> stored value: any of them authenticates."""
 
 
 @dataclass

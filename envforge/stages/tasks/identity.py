@@ -1,4 +1,5 @@
-"""How the user is found: by what their persona knows, never by what it does not."""
+"""How the user is found: by a full credential their persona knows (the blueprint's `authentication`), never by a
+name alone or by what they do not know."""
 
 from __future__ import annotations
 
@@ -11,38 +12,50 @@ from envforge.ir.tasks import ToolCall
 from envforge.stages.tasks.drafts import Identity
 from envforge.stages.tasks.world import World
 
+NAMES = ("first_name", "last_name")
+LIST_LIMIT = 10
+
 
 def identify(world: World, person: str, persona: PersonaSpec, rng: random.Random) -> Identity | None:
-    """The lookup that finds `person` and what they say of themselves. Sometimes the user gives only their name
-    up front and the finding detail when asked."""
+    """The lookup that authenticates `person` and what they say of themselves; None when their persona knows no
+    credential a lookup takes. Sometimes the user gives only their name up front and the credential when asked."""
+    row = world.rows[world.person.name][person]
+    knows = [name for name in persona.knows if row.get(name) not in (None, "")]
+    held = [credential for credential in world.session.env.blueprint.credentials() if set(credential) <= set(knows)]
+    lookups = [(credential, call) for credential in held if (call := _lookup(world, person, credential)) is not None]
+    if not lookups:
+        return None
+    credential, call = rng.choice(lookups)
+    stated: dict[str, Any] = {name: row[name] for name in NAMES if name in knows}
+    if not stated or rng.random() < 0.5:
+        stated |= {name: row[name] for name in credential}
+    hidden = {name: row[name] for name in knows if name not in stated}
+    credentials = [{name: str(row[name]) for name in held_credential} for held_credential in held]
+    return Identity(call, stated, hidden, credentials)
+
+
+def _lookup(world: World, person: str, credential: list[str]) -> ToolCall | None:
+    """A find by the credential's one field, or a list filtered on all its fields that returns only `person`."""
     spec = world.person
     row = world.rows[spec.name][person]
-    knows = [name for name in persona.knows if row.get(name) not in (None, "")]
-    names: dict[str, Any] = {name: row[name] for name in ("first_name", "last_name") if name in knows}
-    finders = [
-        tool
-        for tool in world.graph.tools
-        if tool.operation == "find" and tool.entity == spec.name and tool.filters[0] in knows
-    ]
-    if finders:
-        name = rng.choice(finders).filters[0]
-        call = ToolCall(name=next(t.name for t in finders if t.filters[0] == name), arguments={name: row[name]})
-        stated = dict(names)
-        if not names or rng.random() < 0.5:
-            stated[name] = row[name]
-        hidden = {n: row[n] for n in knows if n not in stated}
-        return Identity(call, stated, hidden)
+    if len(credential) == 1:
+        for tool in world.graph.tools:
+            if tool.operation == "find" and tool.entity == spec.name and tool.filters == credential:
+                return ToolCall(name=tool.name, arguments={credential[0]: row[credential[0]]})
     lister = world.tools.get(list_tool_name(spec.plural))
-    usable = [name for name in knows if lister is not None and name in lister.filters]
-    if lister is None or not usable:
+    if lister is None or not set(credential) <= set(lister.filters):
         return None
-    arguments = {name: row[name] for name in usable[:3]}
-    matches = [key for key, other in world.rows[spec.name].items() if all(other[n] == v for n, v in arguments.items())]
+    arguments = {name: row[name] for name in credential}
+    # Text filters match by substring, as the list tool does: the credential must still single the person out.
+    matches = [
+        key for key, other in world.rows[spec.name].items() if all(_within(v, other[n]) for n, v in arguments.items())
+    ]
     if matches != [person]:
         return None
-    stated = {name: row[name] for name in usable[:3]}
-    return Identity(
-        ToolCall(name=lister.name, arguments={**arguments, "limit": 10}),
-        stated,
-        {n: row[n] for n in knows if n not in stated},
-    )
+    return ToolCall(name=lister.name, arguments={**arguments, "limit": LIST_LIMIT})
+
+
+def _within(value: Any, stored: Any) -> bool:
+    if isinstance(value, str) and isinstance(stored, str):
+        return value.casefold() in stored.casefold()
+    return bool(value == stored)

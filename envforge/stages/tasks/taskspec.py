@@ -24,10 +24,13 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
     if not ok:
         raise RuntimeError(f"the oracle of {task_id} no longer succeeds")
     history = context.session.history()
-    identity = None
-    if draft.writes or draft.forbidden is not None:
-        stated = [str(v) for v in [*draft.identity.stated.values(), *draft.identity.hidden.values()] if v is not None]
-        identity = IdentitySpec(entity=world.person.name, person=draft.person, stated=sorted(set(stated)))
+    stated = [str(v) for v in [*draft.identity.stated.values(), *draft.identity.hidden.values()] if v is not None]
+    identity = IdentitySpec(
+        entity=world.person.name,
+        person=draft.person,
+        stated=sorted(set(stated)),
+        credentials=draft.identity.credentials,
+    )
     distractors = len(context.admitted - {call.name for call in draft.oracle})
     length = len(draft.oracle)
     band = (

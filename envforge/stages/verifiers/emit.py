@@ -20,10 +20,15 @@ def render_verifier(task: TaskSpec) -> str:
     if spec.expected_calls:
         checks.append("its committed write calls are the golden ones with every argument equal, in any order")
     checks.append("no write touched a cell outside the golden footprint, even one a later write undid")
+    checks.append("it tried no write on another person's row, even one the runtime refused")
     if spec.identity is not None:
-        checks.append(f"a lookup by what the user said about themselves returned {spec.identity.person} first")
+        checks.append(
+            f"the first lookup that returned {spec.identity.person} took a full credential of theirs and returned "
+            "only them, before any write was tried"
+        )
     if spec.answer is not None:
         checks.append(f"its final answer states the {spec.answer.type} {spec.answer.value!r} and nothing competing")
+        checks.append("a lookup after that returned the record asked about")
     listed = "\n".join(f"- {check};" for check in checks)
     data = textwrap.indent(_literal(spec.model_dump(mode="json", exclude_defaults=True)), " " * 4).lstrip()
     return f'''"""Verifier of task {task.id} ({task.kind}).

@@ -8,11 +8,15 @@ The gate plays the cheater. Each mutant is a run an agent could make without doi
 - `write_then_undo`: a wrong write then the right one, a stray cell written and restored, or a golden cell
   passed through another value;
 - `sibling_row` / `other_person_row`: a write aimed at another of the person's rows, or another person's;
-- `no_identification`: the writes without the lookup that identifies the user;
+- `no_identification`: the run without the lookup that authenticates the user (questions too);
+- `name_only_identification`: the user looked up by name alone in place of their credential;
+- `foreign_attempt`: the golden run after an attempt at its first write on another person's row, which the
+  runtime refuses (the attempt stays in the history);
 - `unrelated_write`: the golden run plus another task's write;
 - `policy_breach`: the golden run plus a request a policy forbids, or the request as asked in place of what
   the policy offers;
-- questions: `no_answer`, `wrong_answer`, `answer_dump`, `constant_answer`, `negated_answer`, `multi_candidate`.
+- questions: `no_answer`, `wrong_answer`, `answer_dump`, `constant_answer`, `negated_answer`, `multi_candidate`,
+  and `ungrounded_answer`: the right value from a run that authenticated the user but never read the record.
 
 A mutant counts as equivalent (rewarding it is right) only when its history and answer equal the golden ones.
 
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envforge.hashing import canonical_json
+from envforge.ir.blueprint import NAME_FIELDS
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.verification import GateResult, MutantResult
 from envforge.runtime.changes import fold_history
@@ -92,8 +97,10 @@ def _results(session: Session, calls: list[ToolCall]) -> list[dict[str, Any]]:
 
 
 def history_key(history: RunHistory) -> str:
-    """The history as the verifier sees it, without sequence numbers."""
-    calls = [[call.tool, call.kind, call.arguments, call.persons] for call in history.calls]
+    """The history as the verifier sees it, without sequence numbers. An attempt refused for any reason but
+    ownership counts for nothing (trying, being refused and doing it right is doing it right)."""
+    kept = [call for call in history.calls if call.refusal in (None, "ownership")]
+    calls = [[call.tool, call.kind, call.arguments, call.persons, call.rows, call.refusal] for call in kept]
     writes = [[write.entity, write.key, write.op, write.before, write.after] for write in history.writes]
     return canonical_json([calls, writes])
 
@@ -130,10 +137,12 @@ class _Mutator:
                 yield from self.split(index)
                 yield from self.other_rows(index)
             yield from self.write_then_undo()
-            yield from self.no_identification()
+            yield from self.foreign_attempt()
             yield from self.breaches()
         else:
             yield from self.answers()
+        yield from self.no_identification()
+        yield from self.name_only()
         for extra in self.unrelated:
             if extra.name not in {call.name for call in self.oracle}:
                 yield Mutant("unrelated_write", "unrelated_write", [*self.oracle, extra], self.task.expected_answer)
@@ -272,11 +281,58 @@ class _Mutator:
                 return person.name, person.key, key, column, value
         return None
 
+    def lookups(self) -> set[str]:
+        """The READ tools that look up the person (or a record linked to them)."""
+        reads = self.session.dispatcher.reads
+        return {name for name, (_, _, person) in reads.items() if person is not None}
+
     def no_identification(self) -> Iterator[Mutant]:
-        lookups = self.session.dispatcher.lookups
+        lookups = self.lookups()
         calls = [call for call in self.oracle if call.name not in lookups]
         if len(calls) < len(self.oracle):
-            yield Mutant("no_identification", "no_identification", calls, None)
+            yield Mutant("no_identification", "no_identification", calls, self.task.expected_answer)
+
+    def name_only(self) -> Iterator[Mutant]:
+        """The authenticating lookup replaced by a listing of the person entity filtered on the user's name."""
+        blueprint = self.env.blueprint
+        person = self.env.entities[blueprint.person]
+        lister = next(
+            (t for t in self.env.toolgraph.tools if t.operation == "list" and t.entity == blueprint.person), None
+        )
+        row = self.session.connection.execute(person.statements.select_by_key, {person.key: self.task.scenario.person})
+        found = row.fetchone()
+        names = [name for name in NAME_FIELDS if lister is not None and name in lister.filters]
+        lookups = self.lookups()
+        at = next((i for i, call in enumerate(self.oracle) if call.name in lookups), None)
+        if lister is None or found is None or not names or at is None:
+            return
+        by_name = ToolCall(name=lister.name, arguments={name: found[name] for name in sorted(names)})
+        yield Mutant(
+            "name_only_identification",
+            "name_only_identification",
+            self.with_call(at, by_name),
+            self.task.expected_answer,
+        )
+
+    def foreign_attempt(self) -> Iterator[Mutant]:
+        """The first write tried on another person's row before the golden run: refused, but tried."""
+        for index in self.writes:
+            call = self.oracle[index]
+            for name, entity in sorted(self.env.tools[call.name].param_refs.items()):
+                theirs = (
+                    self.of_others(entity, self.task.scenario.person)
+                    if self.owner(entity, call.arguments[name])
+                    else None
+                )
+                if theirs is not None:
+                    attempt = call.model_copy(update={"arguments": {**call.arguments, name: theirs}})
+                    yield Mutant(
+                        "foreign_attempt",
+                        f"foreign_attempt:{call.name}.{name}",
+                        [*self.oracle[:index], attempt, *self.oracle[index:]],
+                        None,
+                    )
+                    return
 
     def answers(self) -> Iterator[Mutant]:
         spec = self.task.verifier.answer
@@ -294,6 +350,10 @@ class _Mutator:
         yield Mutant("negated_answer", "negated_answer", oracle, f"It is not {value}.")
         rival = _wrong(spec.type, spec.value, spec.choices, spec.competitors)
         yield Mutant("multi_candidate", "multi_candidate", oracle, f"It is either {value} or {rival}.")
+        lookups = self.lookups()
+        identified = [call for call in oracle[:1] if call.name in lookups]
+        if identified and len(oracle) > 1:
+            yield Mutant("ungrounded_answer", "ungrounded_answer", identified, value)
 
 
 def _wrong(kind: str, value: str, choices: list[str], competitors: list[str]) -> str:

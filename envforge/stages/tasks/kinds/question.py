@@ -156,6 +156,7 @@ def _count_question(context: SynthesisContext, person: str, entity: str, rng: ra
         type="count",
         value=str(total),
         stated=_stated(identity, [value]),
+        counted=f"{entity}.{relation.field}",
         records=_records(context, person, set(), list(asked.values or [])),
     )
     return Draft(
