@@ -175,7 +175,10 @@ def test_a_write_naming_another_persons_row_is_refused_and_changes_nothing(
     }
     assert other != acting
     assert session.state_hash() == before
-    assert session.history() == history
+    # Nothing written; the attempt alone is logged, as a refusal on another person's row.
+    after = session.history()
+    assert after.writes == history.writes
+    assert [(call.tool, call.kind, call.refusal) for call in after.calls] == [(action_name, "write", "ownership")]
 
     ok, result = session.call_tool(action_name, _arguments(env, action, acting, None))
     assert ok or refusal_of(result).get("policy") != "ownership", result

@@ -17,7 +17,7 @@ from envforge.stages.tasks.mix import QUOTAS, finished, pools_of
 def _draft(family: str, key: str) -> Draft:
     persona = PersonaSpec(name="customer", description="A regular user.", traits=[], knows=[])
     call = ToolCall(name="get_order", arguments={"order_id": key})
-    return Draft("write", "CUS-000001", persona, Identity(call, {}, {}), [call], 1, family=family)
+    return Draft("write", "CUS-000001", persona, Identity(call, {}, {}, []), [call], 1, family=family)
 
 
 def test_every_share_of_the_mix_is_filled_by_a_kind_of_the_registry() -> None:

@@ -87,9 +87,13 @@ class Pages:
         offset = int(query["offset"]) if OFFSET.fullmatch(query.get("offset", "")) else 0
         rows: list[dict[str, Any]] = []
         has_more = False
+        # A support console lists people only once searched for: an unfiltered list of everyone would show the
+        # user's record before anything authenticated them, and show every other person's with it.
+        people = {self.env.blueprint.person, *self.env.blueprint.linked_persons}
+        search_first = screen.entity in people and not read.arguments and not read.errors
         if read.errors:
             error = error or "; ".join(f"{name}: {message}" for name, message in read.errors.items())
-        else:
+        elif not search_first:
             ok, result = self._call(episode, screen.tool, {**read.arguments, "limit": PAGE_SIZE, "offset": offset})
             if ok:
                 rows = result["items"]
@@ -110,6 +114,7 @@ class Pages:
             offset=offset,
             next_url=f"{base}/{screen.entity}/?{urlencode({**values, 'offset': offset + PAGE_SIZE})}",
             error=error,
+            search_first=search_first,
             flash=episode.take_flash(),
         )
 

@@ -10,6 +10,7 @@ from envforge.runtime.provenance import provenance_violations
 from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, Part
 from envforge.stages.tasks.instruction import render
+from envforge.text import stated_in
 
 
 def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpec:
@@ -40,6 +41,9 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
         if length <= 4 and draft.writes <= 1 and not draft.policies
         else "hard"
     )
+    # What the request itself says (a phone number kept as it is) the user no longer holds back.
+    clock = context.blueprint.clock.date()
+    said = {name: value for name, value in draft.identity.hidden.items() if stated_in(instruction, value, clock)}
     keys = [key for part in [*draft.parts, *([draft.forbidden] if draft.forbidden else [])] for key in _keys(part)]
     return TaskSpec(
         id=task_id,
@@ -48,8 +52,8 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
         scenario=UserScenario(
             persona=draft.persona.name,
             person=draft.person,
-            known={**draft.identity.stated, **({"record_ids": keys} if keys else {})},
-            hidden=draft.identity.hidden,
+            known={**draft.identity.stated, **said, **({"record_ids": keys} if keys else {})},
+            hidden={name: value for name, value in draft.identity.hidden.items() if name not in said},
             details=details,
             which=which,
             requests=requests,
