@@ -20,6 +20,8 @@ IRREGULAR_PARTICIPLES = {
     "withdraw": "withdrawn",
     "checkout": "checked out",
     "renew": "renewed",
+    "transfer": "transferred",
+    "submit": "submitted",
 }
 """Verbs of action names whose past participle no spelling rule gives (or gives only by luck)."""
 _VOWELS = ("a", "e", "i", "o", "u")

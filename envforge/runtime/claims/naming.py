@@ -1,0 +1,103 @@
+"""Which of the vocabulary's actions a clause names: its verbs (kept only where used as verbs), its nouns, and
+the actions they narrow down to together."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from envforge.runtime.claims import cues
+from envforge.runtime.claims.segments import Clause, Token
+from envforge.runtime.claims.verbs import is_verb
+from envforge.runtime.claims.vocabulary import Vocabulary, Word, surface_key
+
+_GO_AHEAD = re.compile(r"\b(?:go|goes|going|gone|went|proceeded|decided) ahead and\b")
+
+
+@dataclass(frozen=True)
+class VerbUse:
+    """A verb of the vocabulary, or a generic completion word, used as a verb in a clause."""
+
+    start: int
+    end: int
+    first: int
+    """Index of its first word among the clause's words, and (`last`) of the word after it."""
+    last: int
+    word: Word
+    generic: bool
+
+
+def without_go_ahead(words: list[Token]) -> list[Token]:
+    """`I went ahead and cancelled` reads as `I did cancel`, `I have gone ahead and cancelled` as `I have
+    cancelled`: the act, not the going ahead, carries the tense."""
+    plain = " ".join(token.word for token in words)
+    match = _GO_AHEAD.search(plain)
+    if match is None:
+        return words
+    first = plain[: match.start()].count(" ")
+    kept = [Token("did", words[first].start, words[first].end)] if words[first].word == "went" else []
+    return [*words[:first], *kept, *words[first + 3 :]]
+
+
+def verbs_in(text: str, clause: Clause, words: list[Token], vocabulary: Vocabulary) -> list[VerbUse]:
+    """The clause's verbs, in order: the vocabulary's first, then generic words where no verb of it stands."""
+    found: list[VerbUse] = []
+    plain = [token.word for token in words]
+    tables = (
+        (vocabulary.verb_pattern, vocabulary.verbs, False),
+        (vocabulary.generic_pattern, vocabulary.generic, True),
+    )
+    for pattern, table, generic in tables:
+        for match in pattern.finditer(text, clause.start, clause.end):
+            if any(use.start < match.end() and match.start() < use.end for use in found):
+                continue
+            first = next((i for i, token in enumerate(words) if token.start >= match.start()), len(words))
+            last = next((i for i, token in enumerate(words) if token.start >= match.end()), len(words))
+            key = surface_key(match.group())
+            word = table[key]
+            if first < last and is_verb(plain, first, last, word.forms, key in vocabulary.nouns):
+                found.append(VerbUse(match.start(), match.end(), first, last, word, generic))
+    return sorted(found, key=lambda use: use.start)
+
+
+def nouns_in(text: str, clause: Clause, vocabulary: Vocabulary, verbs: list[VerbUse]) -> list[Word]:
+    return [
+        vocabulary.nouns[surface_key(match.group())]
+        for match in vocabulary.noun_pattern.finditer(text, clause.start, clause.end)
+        if not any(use.start < match.end() and match.start() < use.end for use in verbs)
+    ]
+
+
+def _names_other_thing(words: list[str]) -> bool:
+    """Whether the clause has a noun phrase of its own (`the verification`, `your question`)."""
+    return any(
+        word in cues.DETERMINERS
+        and index + 1 < len(words)
+        and words[index + 1].isalpha()
+        and words[index + 1] not in cues.BE | cues.HAVE | cues.ADVERBS
+        for index, word in enumerate(words)
+    )
+
+
+def actions_named(use: VerbUse, nouns: list[Word], words: list[str], vocabulary: Vocabulary) -> frozenset[str] | None:
+    """The actions a verb may mean, narrowed by the clause's nouns.
+
+    A verb of the vocabulary means its own actions, those of them whose nouns the clause names where it names
+    some (`cancel the item`); a setter's verb with another setter's noun may mean either (`changed the shipping
+    address`). A generic word means the actions whose act or product the clause names (`the refund was
+    processed`), every action where it names nothing (`Done.`), and none where it names something that is no
+    act of the domain (`your order has been processed`, `I completed the verification`)."""
+    if not use.generic:
+        own = use.word.actions
+        objects = frozenset().union(*(noun.actions for noun in nouns))
+        if own & objects:
+            return own & objects
+        if objects and own <= vocabulary.setters and objects & vocabulary.setters:
+            return own | (objects & vocabulary.setters)
+        return own
+    events = frozenset().union(*(noun.events for noun in nouns))
+    if events:
+        return events
+    if any(noun.actions for noun in nouns) or _names_other_thing(words):
+        return None
+    return vocabulary.actions
