@@ -69,6 +69,16 @@ ATTRIBUTION = re.compile(
     r"|mentioned|states|stated|asks|asked)\b|\b(?:the|this) (?:customer|user|caller) (?:said|says|asked|asks|wants"
     r"|wanted|claims|claimed)\b|\bthanks? (?:you )?for\b"
 )
+_RELATIVE_YOU = re.compile(r"\b(?:the|a|an|your|my|our|this|these|those|any|every|that)(?: (?!you\b)\S+){1,3} $")
+"""Before `you`, a noun phrase that `you asked about` only modifies (`the refund you asked about was issued`)."""
+
+
+def attributes(text: str) -> bool:
+    """Whether `text` reports someone else's words or wishes (`you said`, `you asked me to`), not counting a relative
+    clause on a noun (`the refund you asked about`)."""
+    return any(_RELATIVE_YOU.search(text, 0, match.start()) is None for match in ATTRIBUTION.finditer(text))
+
+
 HEDGE = re.compile(
     r"\b(?:i|we) (?:\w+ )?(?:think|believe|guess|suppose|assume|reckon|suspect|imagine|expect|understand)\b"
     r"|\b(?:probably|possibly|perhaps|maybe|likely|presumably|apparently|supposedly|seemingly|hopefully|reportedly"

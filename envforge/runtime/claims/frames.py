@@ -17,13 +17,9 @@ from envforge.runtime.claims.verbs import Mode, Reading
 Frame = Literal["question", "attributed", "conditional", "hedged", "denied", "future", "reason"]
 """`future`: the clause opens with `before`, `until`, `as soon as` (what follows has not happened); `reason`: with
 `because`, `since` (what follows is the background of the sentence, not its news)."""
-CARRIED: frozenset[Frame] = frozenset({"question", "attributed", "hedged", "denied"})
+CARRIED: frozenset[Frame] = frozenset({"question", "attributed", "conditional", "hedged", "denied"})
 """Frames a clause hands on to the clause it is coordinated with (`You said it was cancelled and refunded`)."""
-_ANYWHERE: tuple[tuple[Frame, re.Pattern[str]], ...] = (
-    ("attributed", cues.ATTRIBUTION),
-    ("hedged", cues.HEDGE),
-    ("denied", cues.DENIAL),
-)
+_ANYWHERE: tuple[tuple[Frame, re.Pattern[str]], ...] = (("hedged", cues.HEDGE), ("denied", cues.DENIAL))
 _OPENING: tuple[tuple[Frame, re.Pattern[str]], ...] = (
     ("question", cues.QUESTION_START),
     ("conditional", cues.CONDITION_START),
@@ -41,7 +37,8 @@ _STRENGTH: tuple[tuple[Frame, Mode], ...] = (
 def frames_in(words: list[str]) -> set[Frame]:
     """The frames that cues among `words` open (`you said`, `I think`, `it would be wrong to say`)."""
     text = " ".join(words)
-    return {frame for frame, pattern in _ANYWHERE if pattern.search(text)}
+    frames = {frame for frame, pattern in _ANYWHERE if pattern.search(text)}
+    return frames | {"attributed"} if cues.attributes(text) else frames
 
 
 def opening_frames(words: list[str], clause_text: str) -> set[Frame]:

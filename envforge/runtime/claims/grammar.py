@@ -109,7 +109,9 @@ def _clause_claims(text: str, clause: Clause, vocabulary: Vocabulary, context: _
     context.frames = own | carried
     context.introduces = set()
     if not verbs:
-        kinds: set[Frame] = {"conditional"} if "conditional" in own else {"hedged", "attributed", "denied"}
+        kinds: set[Frame] = {"conditional"} if "conditional" in own else {"hedged", "denied"}
+        if "reason" not in own and plain[:2] == ["according", "to"]:
+            kinds.add("attributed")
         context.introduces = own & kinds
     context.last = claims[-1] if claims else context.last
     return claims, continues

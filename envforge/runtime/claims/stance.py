@@ -41,7 +41,7 @@ def _words(text: str, start: int, end: int) -> list[str]:
 
 def _framed(before: str) -> Stance | None:
     """The frame that cues in `before` (a value's clause up to it, or a clause that introduces it) put it in."""
-    if cues.ATTRIBUTION.search(before):
+    if cues.attributes(before):
         return Stance.ATTRIBUTED
     if cues.DENIAL.search(before):
         return Stance.NEGATED
