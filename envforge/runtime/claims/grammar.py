@@ -107,12 +107,13 @@ def _clause_claims(text: str, clause: Clause, vocabulary: Vocabulary, context: _
         claims.append(echoed)
     own = frames_in(plain) | opening
     context.frames = own | carried
-    context.introduces = set()
-    if not verbs:
-        kinds: set[Frame] = {"conditional"} if "conditional" in own else {"hedged", "denied"}
-        if "reason" not in own and plain[:2] == ["according", "to"]:
-            kinds.add("attributed")
-        context.introduces = own & kinds
+    # A condition frames the clause it introduces (`If it has shipped, I can cancel it`); a hedge, a denial or
+    # `according to you` only where it says nothing of its own (`As far as I know, ...`).
+    context.introduces = {"conditional"} & own
+    if not verbs and not context.introduces:
+        context.introduces = own & {"hedged", "denied"}
+        if plain[:2] == ["according", "to"]:
+            context.introduces.add("attributed")
     context.last = claims[-1] if claims else context.last
     return claims, continues
 
@@ -126,7 +127,7 @@ def _sentence_claims(text: str, sentence: tuple[int, int], vocabulary: Vocabular
         # `you want me to cancel it and refund it?`: the question ends in the last of the coordinated verbs.
         asked = any(claim.mode is Mode.QUESTION for claim in found[index])
         if asked and read[index][1] and parts[index].link in ("and", "or"):
-            found[index - 1] = [_reframed(claim, Mode.QUESTION) for claim in found[index - 1]]
+            found[index - 1] = [replace(claim, mode=Mode.QUESTION) for claim in found[index - 1]]
     if len(parts) > 1 and not found[-1]:
         tail = " ".join(token.word for token in tokens(text, parts[-1].start, parts[-1].end))
         if cues.TRAILING_HEDGE.match(tail):

@@ -55,7 +55,8 @@ def verbs_in(text: str, clause: Clause, words: list[Token], vocabulary: Vocabula
             last = next((i for i, token in enumerate(words) if token.start >= match.end()), len(words))
             key = surface_key(match.group())
             word = table[key]
-            if first < last and is_verb(plain, first, last, word.forms, key in vocabulary.nouns):
+            names_thing = key in vocabulary.nouns and bool(vocabulary.nouns[key].actions)
+            if first < last and is_verb(plain, first, last, word.forms, names_thing):
                 found.append(VerbUse(match.start(), match.end(), first, last, word, generic))
     return sorted(found, key=lambda use: use.start)
 

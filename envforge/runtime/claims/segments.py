@@ -2,7 +2,8 @@
 
 Sentences end at `.`, `!`, `?` or `…` before a space (not in a decimal number, an abbreviation, or inside double
 quotes) and at line breaks. A sentence splits into clauses at `;`, `:`, dashes, commas, the coordinators `and`,
-`or`, `but`, `yet`, `so`, the concessives `although`, `though`, `however`, `whereas`, and before the
+`or`, `but` (and `yet`, `so`, `then` after a comma), the concessives `although`, `though`, `however`, `whereas`,
+and before the
 subordinators (`if`, `unless`, `because`, `since`, `before`, `once`, ...), which stay in their clause so that
 what they mean can be read there. Each clause records what joined it to the one before it.
 """
@@ -39,7 +40,7 @@ SUBORDINATORS = (
 )
 _BREAK = re.compile(
     r"(?P<sep>\s*(?:;|:(?!\d)|\s[-\u2013\u2014]+\s|[\u2013\u2014]+|,\s*(?P<cw>and|but|or|so|yet|then)\b|,(?!\d)"
-    r"|(?<!ahead )\b(?P<w>and|but|or|yet|although|though|however|whereas)\b)\s*)"
+    r"|(?<!ahead )\b(?P<w>and|but|or|although|though|however|whereas)\b)\s*)"
     r"|(?P<sub>(?<=\s)(?=(?:" + "|".join(SUBORDINATORS) + r")\b))",
     re.IGNORECASE,
 )

@@ -58,9 +58,10 @@ def _framed(before: str) -> Stance | None:
 
 def _introduced(text: str, parts: list[Clause], index: int) -> Stance | None:
     """What the clauses that open the sentence before the value's clause (`If ...,`, `According to you,`) say."""
-    for clause in reversed(parts[:index]):
-        if clause.link not in ("", ",", "sub") and clause is not parts[0]:
+    for position in range(index - 1, -1, -1):
+        if parts[position + 1].link not in (",", "sub", ":"):
             break
+        clause = parts[position]
         found = _framed(" ".join(_words(text, clause.start, clause.end)))
         if found is not None:
             return found

@@ -55,7 +55,7 @@ def is_number(word: str) -> bool:
 def is_verb(words: list[str], first: int, last: int, forms: frozenset[Form], noun: bool) -> bool:
     """Whether the form at words[first:last] is used as a verb, not a noun or an adjective (`the refund`,
     `your cancelled order`, `2 pending refunds`, `cancelled orders`, `as requested`, `to booking BK-1`); `noun`:
-    the same form is also a noun of the vocabulary (`booking`)."""
+    the same form also names a thing an action acts on (`booking`)."""
     prev = words[first - 1] if first > 0 else None
     after = words[last] if last < len(words) else None
     if prev is not None and (prev in cues.DETERMINERS or is_number(prev)):

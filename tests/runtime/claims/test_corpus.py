@@ -19,7 +19,9 @@ from tests.runtime.claims.corpus import (
 
 DEV = load_corpus("dev")
 HELDOUT = load_corpus("heldout")
-HELDOUT_FLOOR = {"claims": 0.8, "stances": 0.8, "grader": 0.8}
+HELDOUT_FLOOR = {"claims": 0.85, "stances": 0.9, "grader": 0.9}
+"""Below what the first evaluation measured (claims 98/109, stances 30/31, grader 10/10): the misses are
+paraphrases outside the vocabulary (`I switched your pharmacy`), which the reader does not claim to read."""
 
 
 def test_the_corpus_has_at_least_250_labelled_sentences_in_each_domain_and_mode() -> None:
