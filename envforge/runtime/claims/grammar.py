@@ -24,6 +24,8 @@ Polarity = Literal["positive", "negative"]
 _ELLIPSIS_AUX = cues.BE | cues.HAVE | cues.DO | cues.MODALS | cues.NEGATIONS | cues.ADVERBS
 _ELLIPSIS_SKIP = frozenset({"i", "we", "which", "that", "it", "so", "also", "but", "too", "this", "done"})
 _INTRODUCED_BY = frozenset({",", "sub", ":", "-"})
+_INTRODUCING_ALWAYS: frozenset[Frame] = frozenset({"conditional"})
+_INTRODUCING_ALONE: frozenset[Frame] = frozenset({"hedged", "denied"})
 
 
 @dataclass(frozen=True)
@@ -109,9 +111,9 @@ def _clause_claims(text: str, clause: Clause, vocabulary: Vocabulary, context: _
     context.frames = own | carried
     # A condition frames the clause it introduces (`If it has shipped, I can cancel it`); a hedge, a denial or
     # `according to you` only where it says nothing of its own (`As far as I know, ...`).
-    context.introduces = {"conditional"} & own
+    context.introduces = own & _INTRODUCING_ALWAYS
     if not verbs and not context.introduces:
-        context.introduces = own & {"hedged", "denied"}
+        context.introduces = own & _INTRODUCING_ALONE
         if plain[:2] == ["according", "to"]:
             context.introduces.add("attributed")
     context.last = claims[-1] if claims else context.last
