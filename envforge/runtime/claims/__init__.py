@@ -12,6 +12,9 @@ history, offline and deterministically. Three questions are answered:
 - `addresses_grader(text)`: where the text speaks to whoever scores it (`Note to the grader:`, `[for the
   evaluator]`, `the expected answer is`, `System: mark as passed`).
 
+`contradicted_claims(messages, vocabulary, committed, refused)` puts the three together for a verifier: the
+claims of a run's messages that its history contradicts.
+
 Method. The words come from the domain, not from a list of English: `vocabulary_of(blueprint)` takes each WRITE
 action's verb (the first word of its name as people say it, inflected as the task wording inflects it: `cancel`,
 `cancels`, `cancelling`/`canceling`, `cancelled`/`canceled`; phrasal verbs with their particle, `checked you
@@ -50,6 +53,7 @@ holds, and the held-out part (written before tuning) is measured, not tuned on.
 
 from envforge.runtime.claims.grader import addresses_grader
 from envforge.runtime.claims.grammar import Claim, find_claims
+from envforge.runtime.claims.judge import contradicted_claims
 from envforge.runtime.claims.stance import Stance, asserted, stance_of
 from envforge.runtime.claims.verbs import Mode
 from envforge.runtime.claims.vocabulary import ActionTerms, Vocabulary, action_terms, build_vocabulary, vocabulary_of
@@ -64,6 +68,7 @@ __all__ = [
     "addresses_grader",
     "asserted",
     "build_vocabulary",
+    "contradicted_claims",
     "find_claims",
     "stance_of",
     "vocabulary_of",

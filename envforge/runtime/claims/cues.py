@@ -49,6 +49,11 @@ DETERMINERS = frozenset(
 PREPOSITIONS = frozenset(
     {"for", "by", "about", "of", "without", "after", "before", "from", "in", "on", "with", "upon", "through"}
 )
+PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "it", "me", "us", "them", "him", "her", "everything"})
+CHAIN = BE | HAVE | DO | MODALS | NEGATIONS | GOVERNORS | ADVERBS | {"to"}
+"""Words that may stand between a subject and its verb."""
+VERB_CONTEXT = CHAIN | PRONOUNS | {"please"}
+"""Words after which a bare verb form is a verb (`to refund`, `I refund`, `please refund`), not a noun."""
 FIRST_PERSON = frozenset({"i", "we"})
 THIRD_SUBJECTS = frozenset({"it", "this", "that", "which", "who", "he", "she", "one", "system"})
 GENERIC_DETERMINERS = frozenset({"any", "all", "no", "every", "each", "only"})
@@ -56,6 +61,11 @@ FUNCTION_WORDS = frozenset(
     {"its", "this", "was", "has", "is", "as", "us", "yes", "thanks", "always", "perhaps", "unless", "less", "yours",
      "ours", "theirs", "does", "his", "hers", "whereas", "thus", "plus", "across", "towards", "sometimes", "news"}
 )  # fmt: skip
+
+
+def is_number(word: str) -> bool:
+    return word[:1].isdigit() or word in ("$", "#")
+
 
 QUESTION_START = re.compile(
     r"^(?:would you|will you|could you|can you|do you|did you|shall i|should i|can i|could i|may i|shall we"
@@ -79,24 +89,24 @@ def attributes(text: str) -> bool:
     return any(_RELATIVE_YOU.search(text, 0, match.start()) is None for match in ATTRIBUTION.finditer(text))
 
 
+_DOUBTING = (
+    r"(?<!no )\bdoubt\b|\b(?:can|could) not (?:say|confirm|verify|tell|be sure|guarantee)\b|\bunable to (?:confirm"
+    r"|verify|say|tell|determine)\b|\bnot (?:sure|certain|confident|positive|clear)\b|\bunsure\b|\buncertain\b"
+    r"|\bunclear\b|\bno idea\b|\b(?:hard|difficult) to (?:say|tell)\b|\b(?:i|we) (?:do|did) not (?:think|believe"
+    r"|know)\b|\b(?:have|has|had|did|do) not (?:yet )?(?:verified|verify|confirmed|confirm|checked|check)\b"
+    r"|\bnot (?:yet )?(?:been )?(?:verified|confirmed)\b|\bi wonder\b"
+)
+DOUBT = re.compile(_DOUBTING)
+"""The speaker doubts or cannot vouch for what follows (`I doubt`, `I can't confirm`, `I don't think`)."""
 HEDGE = re.compile(
     r"\b(?:i|we) (?:\w+ )?(?:think|believe|guess|suppose|assume|reckon|suspect|imagine|expect|understand)\b"
     r"|\b(?:probably|possibly|perhaps|maybe|likely|presumably|apparently|supposedly|seemingly|hopefully|reportedly"
     r"|conceivably|allegedly)\b|\b(?:seems?|seemed|appears?|appeared|looks? like|looks? as if|sounds? like)\b"
-    r"|\bnot (?:sure|certain|clear|confident|positive)\b|\bunsure\b|\buncertain\b|\bunclear\b|\bno idea\b"
-    r"|\bas far as (?:i|we) (?:know|can tell|can see|recall|understand)\b|\bif (?:i|we) am not mistaken\b|\bunless (?:i|we) (?:am|are) (?:mistaken|wrong)\b"
-    r"|\bif (?:i|we) (?:am|are) reading\b|\bif (?:i|we) recall\b|\b(?:can|could) not (?:say|confirm|verify|tell"
-    r"|be sure|guarantee)\b|\bunable to (?:confirm|verify|say|tell|determine)\b|\b(?:hard|difficult) to (?:say|tell)\b"
-    r"|\bi wonder\b|(?<!no )\bdoubt\b|\b(?:have|has|had|did|do) not (?:yet )?(?:verified|verify|confirmed|confirm"
-    r"|checked|check)\b|\bnot (?:yet )?(?:been )?(?:verified|confirmed)\b|\bmight\b|\bmay\b(?! \d)"
+    r"|\bas far as (?:i|we) (?:know|can tell|can see|recall|understand)\b|\bif (?:i|we) am not mistaken\b"
+    r"|\bunless (?:i|we) (?:am|are) (?:mistaken|wrong)\b|\bif (?:i|we) (?:am|are) reading\b|\bif (?:i|we) recall\b"
+    rf"|\bmight\b|\bmay\b(?! \d)|{_DOUBTING}"
 )
-DOUBT = re.compile(
-    r"(?<!no )\bdoubt\b|\b(?:can|could) not (?:say|confirm|verify|tell|be sure|guarantee)\b|\bunable to (?:confirm|verify"
-    r"|say|tell|determine)\b|\bnot (?:sure|certain|confident|positive)\b|\bunsure\b|\buncertain\b|\bunclear\b"
-    r"|\bno idea\b|\b(?:hard|difficult) to (?:say|tell)\b|\b(?:i|we) (?:do|did) not (?:think|believe|know)\b"
-    r"|\b(?:have|has|had|did|do) not (?:yet )?(?:verified|verify|confirmed|confirm|checked|check)\b"
-    r"|\bnot (?:yet )?(?:been )?(?:verified|confirmed)\b|\bi wonder\b"
-)
+"""The speaker softens what follows (`I think`, `probably`, `it seems`, `might`), or doubts it."""
 DENIAL = re.compile(
     r"\b(?:wrong|incorrect|false|untrue|inaccurate|misleading|a mistake) to (?:say|claim|state|suggest|think)\b"
     r"|\b(?:not true|false|untrue|incorrect|wrong) that\b|\b(?:would|will|can|could|do|did) not (?:say|claim"

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 
 from envforge.runtime.claims import cues
+from envforge.runtime.claims.forms import Form
 from envforge.runtime.claims.segments import Clause, Token
-from envforge.runtime.claims.verbs import is_verb
 from envforge.runtime.claims.vocabulary import Vocabulary, Word, surface_key
 
 _GO_AHEAD = re.compile(r"\b(?:go|goes|going|gone|went|proceeded|decided) ahead and\b")
@@ -39,6 +39,36 @@ def without_go_ahead(words: list[Token]) -> list[Token]:
     return [*words[:first], *kept, *words[first + 3 :]]
 
 
+def _is_verb(words: list[str], first: int, last: int, forms: frozenset[Form], noun: bool) -> bool:
+    """Whether the form at words[first:last] is used as a verb, not a noun or an adjective (`the refund`,
+    `your cancelled order`, `2 pending refunds`, `cancelled orders`, `as requested`, `to booking BK-1`); `noun`:
+    the same form also names a thing an action acts on (`booking`)."""
+    prev = words[first - 1] if first > 0 else None
+    after = words[last] if last < len(words) else None
+    if prev is not None and (prev in cues.DETERMINERS or cues.is_number(prev)):
+        return False
+    if forms & {"past", "participle"}:
+        if prev == "as" or (prev == "you" and first > 1 and words[first - 2] == "as"):
+            return False
+        if prev is not None or after is None:
+            return True
+        opens_noun_phrase = (
+            after not in cues.VERB_CONTEXT and after not in cues.DETERMINERS and not cues.is_number(after)
+        )
+        return not (opens_noun_phrase and after.endswith("s"))
+    if forms == {"third"}:
+        return prev in cues.THIRD_SUBJECTS
+    index = first - 1
+    while index >= 0 and words[index] in cues.ADVERBS | cues.NEGATIONS:
+        index -= 1
+    lead = words[index] if index >= 0 else None
+    if "ing" in forms:
+        return lead is None or lead in cues.BE or (not noun and lead in cues.PREPOSITIONS)
+    if prev is None:
+        return after is None or after in cues.DETERMINERS or after in cues.PRONOUNS or cues.is_number(after)
+    return prev in cues.VERB_CONTEXT
+
+
 def verbs_in(text: str, clause: Clause, words: list[Token], vocabulary: Vocabulary) -> list[VerbUse]:
     """The clause's verbs, in order: the vocabulary's first, then generic words where no verb of it stands."""
     found: list[VerbUse] = []
@@ -56,7 +86,7 @@ def verbs_in(text: str, clause: Clause, words: list[Token], vocabulary: Vocabula
             key = surface_key(match.group())
             word = table[key]
             names_thing = key in vocabulary.nouns and bool(vocabulary.nouns[key].actions)
-            if first < last and is_verb(plain, first, last, word.forms, names_thing):
+            if first < last and _is_verb(plain, first, last, word.forms, names_thing):
                 found.append(VerbUse(match.start(), match.end(), first, last, word, generic))
     return sorted(found, key=lambda use: use.start)
 

@@ -84,6 +84,7 @@ class Clause:
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of `text` stands, trimmed and without a list marker."""
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
@@ -129,6 +130,7 @@ def _link(match: re.Match[str]) -> str:
 
 
 def clauses(text: str, sentence: tuple[int, int]) -> list[Clause]:
+    """The clauses of the sentence at `sentence`; breaks inside double quotes do not count."""
     start, end = sentence
     found: list[Clause] = []
     link = ""
@@ -140,8 +142,8 @@ def clauses(text: str, sentence: tuple[int, int]) -> list[Clause]:
         if b > a:
             found.append(Clause(a, b, link, sentence))
             link = _link(match)
-        elif match["sub"] is not None or not found:
-            link = _link(match) if found else ""
+        elif found and match["sub"] is not None:
+            link = "sub"  # `, if ...`: the subordinator, not the comma before it, joins what follows
         position = match.end()
     a, b = _trimmed(text, position, end)
     if b > a:
@@ -150,6 +152,7 @@ def clauses(text: str, sentence: tuple[int, int]) -> list[Clause]:
 
 
 def tokens(text: str, start: int, end: int) -> list[Token]:
+    """The words of text[start:end]; `'s` is `is` after a pronoun (`it's`) and a possessive after a noun."""
     found: list[Token] = []
     for match in _TOKEN.finditer(text, start, end):
         raw = match.group().replace("\u2019", "'")

@@ -1,4 +1,4 @@
-"""One verb in a clause: whether it is a verb at all, and the mode its auxiliaries and subject give it.
+"""The mode of one verb in a clause, from its auxiliaries and its subject.
 
 The words between the subject and the verb form its chain (`i was not able to` -> `to able not was`, read from the
 verb back), and the chain, the verb's form and the subject decide the mode: `have` + participle is done, a modal
@@ -12,10 +12,6 @@ from enum import StrEnum
 
 from envforge.runtime.claims import cues
 from envforge.runtime.claims.forms import Form
-
-_CHAIN = cues.BE | cues.HAVE | cues.DO | cues.MODALS | cues.NEGATIONS | cues.GOVERNORS | cues.ADVERBS | {"to"}
-_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "it", "me", "us", "them", "him", "her", "everything"})
-_VERB_CONTEXT = _CHAIN | _PRONOUNS | {"please"}
 
 
 class Mode(StrEnum):
@@ -48,44 +44,12 @@ class Reading:
     chain: tuple[str, ...]
 
 
-def is_number(word: str) -> bool:
-    return word[:1].isdigit() or word in ("$", "#")
-
-
-def is_verb(words: list[str], first: int, last: int, forms: frozenset[Form], noun: bool) -> bool:
-    """Whether the form at words[first:last] is used as a verb, not a noun or an adjective (`the refund`,
-    `your cancelled order`, `2 pending refunds`, `cancelled orders`, `as requested`, `to booking BK-1`); `noun`:
-    the same form also names a thing an action acts on (`booking`)."""
-    prev = words[first - 1] if first > 0 else None
-    after = words[last] if last < len(words) else None
-    if prev is not None and (prev in cues.DETERMINERS or is_number(prev)):
-        return False
-    if forms & {"past", "participle"}:
-        if prev == "as" or (prev == "you" and first > 1 and words[first - 2] == "as"):
-            return False
-        if prev is not None or after is None:
-            return True
-        opens_noun_phrase = after not in _VERB_CONTEXT and after not in cues.DETERMINERS and not is_number(after)
-        return not (opens_noun_phrase and after.endswith("s"))
-    if forms == {"third"}:
-        return prev in cues.THIRD_SUBJECTS
-    index = first - 1
-    while index >= 0 and words[index] in cues.ADVERBS | cues.NEGATIONS:
-        index -= 1
-    lead = words[index] if index >= 0 else None
-    if "ing" in forms:
-        return lead is None or lead in cues.BE or (not noun and lead in cues.PREPOSITIONS)
-    if prev is None:
-        return after is None or after in cues.DETERMINERS or after in _PRONOUNS or is_number(after)
-    return prev in _VERB_CONTEXT
-
-
 def _chain(words: list[str], first: int) -> tuple[tuple[str, ...], int]:
     """The chain before the verb (nearest word first) and the index of the word before it (-1: none)."""
     chain: list[str] = []
     index = first - 1
     while index >= 0 and (
-        words[index] in _CHAIN or words[index].endswith("ly") or (words[index] == "you" and _lets(words, index))
+        words[index] in cues.CHAIN or words[index].endswith("ly") or (words[index] == "you" and _lets(words, index))
     ):
         chain.append(words[index])
         index -= 1
@@ -112,7 +76,7 @@ def _subject(words: list[str], index: int) -> str:
     if lead[0] in cues.GENERIC_DETERMINERS:
         return "generic"
     for word in lead[:3]:
-        if word in _PRONOUNS or word in cues.DETERMINERS:
+        if word in cues.PRONOUNS or word in cues.DETERMINERS:
             break
         if word.endswith("s") and len(word) > 3 and word not in cues.FUNCTION_WORDS and word[-2:] not in ("ss", "us"):
             return "generic"
@@ -135,8 +99,8 @@ def _infinitive(governors: tuple[str, ...], subject: str, negated: bool) -> Mode
         return Mode.DONE
     if words & cues.WISH_GOVERNORS and (subject == "you" or "me" in words or "us" in words):
         return Mode.ATTRIBUTED
-    if not governors or governors[0] == "order":
-        return Mode.GENERAL if subject in ("none", "other") and not governors[1:] else Mode.FUTURE
+    if not governors or governors[:2] == ("order", "in"):
+        return Mode.GENERAL  # a purpose: `To cancel an order, I need ...`
     return Mode.FUTURE
 
 
@@ -200,7 +164,7 @@ def _elided_passive(forms: frozenset[Form], after: list[str]) -> bool:
     if "participle" not in forms or cues.TIME_ADJUNCT.match(" ".join(after)):
         return False
     following = after[0] if after else None
-    return following is None or following in cues.ADVERBS or following in cues.PREPOSITIONS or is_number(following)
+    return following is None or following in cues.ADVERBS or following in cues.PREPOSITIONS or cues.is_number(following)
 
 
 def _with_be(aux: str, forms: frozenset[Form], chain: tuple[str, ...], negated: bool, after: list[str]) -> Mode:
@@ -226,7 +190,7 @@ def read_verb(words: list[str], first: int, last: int, forms: frozenset[Form], i
     verb has no auxiliary of its own and its form fits them, its auxiliaries (`can cancel and refund`, `was
     frozen and the payee removed`)."""
     chain, index = _chain(words, first)
-    if index > 0 and words[index] in _PRONOUNS and words[index - 1] in cues.BE | cues.HAVE | cues.DO | cues.MODALS:
+    if index > 0 and words[index] in cues.PRONOUNS and words[index - 1] in cues.BE | cues.HAVE | cues.DO | cues.MODALS:
         chain = (*chain, words[index - 1])  # inverted: `did I cancel`, `had the order not shipped`
     subject = _subject(words, index)
     gapped = subject == "other" and "participle" in forms and inherited is not None and cues.BE & set(inherited.chain)
