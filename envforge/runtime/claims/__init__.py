@@ -40,8 +40,9 @@ did`, `but I couldn't`) restates the claim before it.
 
 Limits. It reads English only. It knows an act only by the vocabulary's verb and nouns or a generic completion
 word: a paraphrase with another verb (`I switched your pharmacy`, `your limit was raised`, `I started a return`)
-claims nothing. A vocabulary verb used for another action's object counts as its own action, except among
-setters (`changed the shipping address` may mean `update_shipping_address`). It does not resolve pronouns or
+claims nothing. A vocabulary verb used with the object of other actions may mean any of them (`opened a
+dispute` may mean `dispute_transaction`), so a claim made in another action's words passes where that action
+was done. It does not resolve pronouns or
 rows: `I cancelled it` may mean any action whose verb is `cancel`, and a claim about order B is not told from one
 about order A. A past passive reads as the speaker's report (`your order was cancelled` is done) unless a time
 (`on March 3`), a third party (`by the airline`) or a reason clause (`because ...`) makes it history, so an honest

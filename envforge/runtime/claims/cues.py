@@ -21,7 +21,7 @@ GOVERNORS = frozenset(
         "pleased", "ready", "willing", "want", "wants", "wanted", "like", "need", "needs", "needed", "wish", "wished",
         "hope", "hoping", "asked", "ask", "requested", "request", "allowed", "allow", "allows", "permitted", "permit",
         "possible", "impossible", "refuse", "refused", "decline", "declined", "let", "me", "us", "get", "got",
-        "gotten", "prefer", "expect", "expected", "order", "in", "supposed", "have", "has", "had", "help", "helped",
+        "gotten", "prefer", "expect", "expected", "supposed", "have", "has", "had", "help", "helped",
     }
 )  # fmt: skip
 """Words between a subject and an infinitive or participle that say how the act stands (`was able to`)."""
@@ -35,6 +35,7 @@ ADVERBS = frozenset(
 )  # fmt: skip
 DONE_MARKERS = frozenset({"now", "successfully", "just", "officially", "fully", "finally", "all"})
 """After `is`/`are`, these make a participle a change just made (`is now cancelled`), not a standing state."""
+FURTHER = frozenset({"again", "anymore", "further"})
 NEGATING_GOVERNORS = frozenset({"unable", "failed", "impossible", "refuse", "refused", "decline", "declined"})
 PAST_GOVERNORS = frozenset({"managed", "succeeded"})
 WISH_GOVERNORS = frozenset(

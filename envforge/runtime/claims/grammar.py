@@ -114,7 +114,7 @@ def _clause_claims(text: str, clause: Clause, vocabulary: Vocabulary, context: _
     context.introduces = own & _INTRODUCING_ALWAYS
     if not verbs and not context.introduces:
         context.introduces = own & _INTRODUCING_ALONE
-        if plain[:2] == ["according", "to"]:
+        if plain[:2] == ["according", "to"] and cues.attributes(" ".join(plain)):
             context.introduces.add("attributed")
     context.last = claims[-1] if claims else context.last
     return claims, continues

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from envforge.runtime.claims import cues
 from envforge.runtime.claims.forms import Form
-from envforge.runtime.claims.segments import Clause, Token
+from envforge.runtime.claims.segments import Clause, Token, tokens
 from envforge.runtime.claims.vocabulary import Vocabulary, Word, surface_key
 
 _GO_AHEAD = re.compile(r"\b(?:go|goes|going|gone|went|proceeded|decided) ahead and\b")
@@ -91,12 +92,23 @@ def verbs_in(text: str, clause: Clause, words: list[Token], vocabulary: Vocabula
     return sorted(found, key=lambda use: use.start)
 
 
-def nouns_in(text: str, clause: Clause, vocabulary: Vocabulary, verbs: list[VerbUse]) -> list[Word]:
-    return [
-        vocabulary.nouns[surface_key(match.group())]
-        for match in vocabulary.noun_pattern.finditer(text, clause.start, clause.end)
-        if not any(use.start < match.end() and match.start() < use.end for use in verbs)
-    ]
+class NounUse(NamedTuple):
+    word: Word
+    governed: bool
+    """It follows a preposition (`cancelled from your order`): it places the act, it is not what the act is on."""
+
+
+def nouns_in(text: str, clause: Clause, vocabulary: Vocabulary, verbs: list[VerbUse]) -> list[NounUse]:
+    found: list[NounUse] = []
+    for match in vocabulary.noun_pattern.finditer(text, clause.start, clause.end):
+        if any(use.start < match.end() and match.start() < use.end for use in verbs):
+            continue
+        before = [token.word for token in tokens(text, clause.start, match.start())][-4:]
+        while before and (before[-1] in cues.DETERMINERS or cues.is_number(before[-1])):
+            before.pop()
+        governed = bool(before) and before[-1] in cues.PREPOSITIONS | {"to", "at"}
+        found.append(NounUse(vocabulary.nouns[surface_key(match.group())], governed))
+    return found
 
 
 def _names_other_thing(words: list[str]) -> bool:
@@ -110,25 +122,25 @@ def _names_other_thing(words: list[str]) -> bool:
     )
 
 
-def actions_named(use: VerbUse, nouns: list[Word], words: list[str], vocabulary: Vocabulary) -> frozenset[str] | None:
-    """The actions a verb may mean, narrowed by the clause's nouns.
+def actions_named(
+    use: VerbUse, nouns: list[NounUse], words: list[str], vocabulary: Vocabulary
+) -> frozenset[str] | None:
+    """The actions a verb may mean, narrowed or widened by the clause's nouns.
 
-    A verb of the vocabulary means its own actions, those of them whose nouns the clause names where it names
-    some (`cancel the item`); a setter's verb with another setter's noun may mean either (`changed the shipping
-    address`). A generic word means the actions whose act or product the clause names (`the refund was
-    processed`), every action where it names nothing (`Done.`), and none where it names something that is no
-    act of the domain (`your order has been processed`, `I completed the verification`)."""
+    A verb of the vocabulary means its own actions, those of them whose nouns the clause names as what it acts
+    on where it names some (`cancel the item on your order`), and where those nouns belong to other actions only,
+    those too: the verb is used for their act (`changed the shipping address`, `opened a dispute`). A generic
+    word means the actions whose act or product the clause names (`the refund was processed`), every action
+    where it names nothing (`Done.`), and none where it names something that is no act of the domain (`your
+    order has been processed`, `I completed the verification`)."""
+    acted_on = [noun.word for noun in nouns if not noun.governed]
     if not use.generic:
         own = use.word.actions
-        objects = frozenset().union(*(noun.actions for noun in nouns))
-        if own & objects:
-            return own & objects
-        if objects and own <= vocabulary.setters and objects & vocabulary.setters:
-            return own | (objects & vocabulary.setters)
-        return own
-    events = frozenset().union(*(noun.events for noun in nouns))
+        objects = frozenset().union(*(noun.actions for noun in acted_on))
+        return own & objects or own | objects
+    events = frozenset().union(*(noun.events for noun in acted_on or [noun.word for noun in nouns]))
     if events:
         return events
-    if any(noun.actions for noun in nouns) or _names_other_thing(words):
+    if any(noun.word.actions for noun in nouns) or _names_other_thing(words):
         return None
     return vocabulary.actions

@@ -99,7 +99,7 @@ def _infinitive(governors: tuple[str, ...], subject: str, negated: bool) -> Mode
         return Mode.DONE
     if words & cues.WISH_GOVERNORS and (subject == "you" or "me" in words or "us" in words):
         return Mode.ATTRIBUTED
-    if not governors or governors[:2] == ("order", "in"):
+    if not governors:
         return Mode.GENERAL  # a purpose: `To cancel an order, I need ...`
     return Mode.FUTURE
 
@@ -126,7 +126,9 @@ def _auxiliary(chain: tuple[str, ...]) -> str | None:
     return modal or next((word for word in chain if word in cues.BE | cues.HAVE | cues.DO), None)
 
 
-def _base_mode(forms: frozenset[Form], chain: tuple[str, ...], subject: str, after: list[str]) -> Mode:
+def _base_mode(
+    forms: frozenset[Form], chain: tuple[str, ...], subject: str, before: list[str], after: list[str]
+) -> Mode:
     negated = any(word in cues.NEGATIONS for word in chain)
     aux = _auxiliary(chain)
     if aux == "to":
@@ -152,16 +154,19 @@ def _base_mode(forms: frozenset[Form], chain: tuple[str, ...], subject: str, aft
             return Mode.NOT_DONE if negated else Mode.DONE
         if subject == "you":
             return Mode.ATTRIBUTED
-        return Mode.DONE if _elided_passive(forms, after) else Mode.STATE
+        return Mode.DONE if _elided_passive(forms, before, after) else Mode.STATE
     if "ing" in forms:
         return Mode.GENERAL
     return Mode.ATTRIBUTED if subject == "you" else Mode.GENERAL
 
 
-def _elided_passive(forms: frozenset[Form], after: list[str]) -> bool:
-    """`Order W1 cancelled.`, `the payee removed`: a participle after its subject with nothing it acts on, a
-    passive whose `was` is left out; `the airline cancelled your flight` has an object and is active."""
+def _elided_passive(forms: frozenset[Form], before: list[str], after: list[str]) -> bool:
+    """`Order W1 cancelled.`, `the payee removed`: a participle right after the subject the clause opens with, and
+    nothing it acts on: a passive whose `was` is left out. Not `the airline cancelled your flight` (an object),
+    `the total refunded so far is $45` (a verb follows), `you have 3 items checked out` (a verb precedes)."""
     if "participle" not in forms or cues.TIME_ADJUNCT.match(" ".join(after)):
+        return False
+    if any(word in cues.BE | cues.HAVE | cues.DO | cues.MODALS for word in before + after):
         return False
     following = after[0] if after else None
     return following is None or following in cues.ADVERBS or following in cues.PREPOSITIONS or cues.is_number(following)
@@ -188,10 +193,15 @@ def read_verb(words: list[str], first: int, last: int, forms: frozenset[Form], i
     """The mode of the verb at words[first:last]. A clause that continues the one before it (`inherited`, its
     reading) takes, where its verb starts the clause, that clause's subject (`and refunded it`), and where the
     verb has no auxiliary of its own and its form fits them, its auxiliaries (`can cancel and refund`, `was
-    frozen and the payee removed`)."""
+    frozen and the payee removed`). In `get the order cancelled` the act is read from `get`."""
     chain, index = _chain(words, first)
+    causative = _causative(words, index, forms)
+    if causative is not None:
+        return read_verb(words, causative, causative + 1, _GET_FORMS[words[causative]], inherited)
     if index > 0 and words[index] in cues.PRONOUNS and words[index - 1] in cues.BE | cues.HAVE | cues.DO | cues.MODALS:
         chain = (*chain, words[index - 1])  # inverted: `did I cancel`, `had the order not shipped`
+    if chain[-1:] == ("to",) and words[max(index - 1, 0) : index + 1] == ["in", "order"]:
+        return Reading(Mode.GENERAL, False, "none", chain)  # a purpose: `in order to cancel it, ...`
     subject = _subject(words, index)
     gapped = subject == "other" and "participle" in forms and inherited is not None and cues.BE & set(inherited.chain)
     if (
@@ -204,7 +214,7 @@ def read_verb(words: list[str], first: int, last: int, forms: frozenset[Form], i
     if subject == "none" and inherited is not None:
         subject = inherited.subject
     after = words[last:]
-    mode = _base_mode(forms, chain, subject, after)
+    mode = _base_mode(forms, chain, subject, words[: max(index, 0)], after)
     passive = any(word in cues.BE for word in chain) and "participle" in forms
     if subject == "you" and not passive and mode in (Mode.DONE, Mode.NOT_DONE, Mode.FUTURE, Mode.GENERAL):
         mode = Mode.GENERAL if any(word in cues.MODALS for word in chain) else Mode.ATTRIBUTED
@@ -215,7 +225,30 @@ def read_verb(words: list[str], first: int, last: int, forms: frozenset[Form], i
     if _negated_subject(words, index) and mode in (Mode.DONE, Mode.STATE, Mode.FUTURE):
         mode = Mode.NOT_DONE
     negated = mode is Mode.NOT_DONE or any(word in cues.NEGATIONS for word in chain)
+    if mode is Mode.NOT_DONE and set(after) & cues.FURTHER and any(word in cues.MODALS for word in chain):
+        mode = Mode.FUTURE  # `it can't be renewed again`: a further act, not the one done
     return Reading(mode, negated, subject, chain)
+
+
+_GET_FORMS: dict[str, frozenset[Form]] = {
+    "get": frozenset({"base"}),
+    "gets": frozenset({"third"}),
+    "getting": frozenset({"ing"}),
+    "got": frozenset({"past", "participle"}),
+    "gotten": frozenset({"participle"}),
+}
+
+
+def _causative(words: list[str], index: int, forms: frozenset[Form]) -> int | None:
+    """Where `get` stands in `get the order cancelled` (a participle after its object, at most four words back)."""
+    if "participle" not in forms or index < 1:
+        return None
+    for position in range(index - 1, max(index - 5, -1), -1):
+        if words[position] in _GET_FORMS:
+            return position
+        if words[position] in cues.CHAIN - cues.ADVERBS:
+            return None
+    return None
 
 
 def _present(chain: tuple[str, ...]) -> bool:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from envforge.ir.blueprint import ActionSpec, Blueprint, IncrementEffect, InsertEffect, UpdateEffect
+from envforge.ir.blueprint import ActionSpec, Blueprint, IncrementEffect, InsertEffect
 from envforge.ir.compose import plain_names
 from envforge.ir.naming import split_action_name
 from envforge.runtime.claims.forms import PARTICLES, Form, act_nouns, phrase_forms, plural, verb_forms
@@ -51,9 +51,6 @@ class ActionTerms:
     """One word, or a verb and its particle (`check in`)."""
     objects: tuple[str, ...]
     events: tuple[str, ...]
-    setter: bool
-    """It sets a field to a value that is no fixed literal (`update_email`, not `cancel_order`'s status), so the verb
-    of any other setter may name it too ("I changed your shipping address")."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +72,6 @@ class Vocabulary:
     verb_pattern: re.Pattern[str]
     generic_pattern: re.Pattern[str]
     noun_pattern: re.Pattern[str]
-    setters: frozenset[str]
     actions: frozenset[str]
 
 
@@ -100,11 +96,7 @@ def _terms(action: ActionSpec, blueprint: Blueprint, spoken: dict[str, str]) -> 
             events |= _with_head(_words_of(effect.insert, spoken)) | _with_head(humanize(effect.alias))
         if isinstance(effect, IncrementEffect):
             events |= _with_head(humanize(effect.increment.split(".", 1)[1]))
-    setter = any(
-        isinstance(effect, UpdateEffect) and any(not value.strip().startswith("'") for value in effect.set.values())
-        for effect in action.effects
-    )
-    return ActionTerms(action.name, verb, tuple(sorted(objects)), tuple(sorted(events)), setter)
+    return ActionTerms(action.name, verb, tuple(sorted(objects)), tuple(sorted(events)))
 
 
 def action_terms(blueprint: Blueprint) -> tuple[ActionTerms, ...]:
@@ -170,7 +162,6 @@ def build_vocabulary(terms: tuple[ActionTerms, ...]) -> Vocabulary:
         verb_pattern=_pattern(list(verbs)),
         generic_pattern=_pattern(list(generic)),
         noun_pattern=_pattern(list(nouns)),
-        setters=frozenset(term.name for term in terms if term.setter),
         actions=frozenset(term.name for term in terms),
     )
 
