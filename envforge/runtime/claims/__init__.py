@@ -40,16 +40,17 @@ did`, `but I couldn't`) restates the claim before it.
 
 Limits. It reads English only. It knows an act only by the vocabulary's verb and nouns or a generic completion
 word: a paraphrase with another verb (`I switched your pharmacy`, `your limit was raised`, `I started a return`)
-claims nothing. A vocabulary verb used with the object of other actions may mean any of them (`opened a
-dispute` may mean `dispute_transaction`), so a claim made in another action's words passes where that action
-was done. It does not resolve pronouns or
+claims nothing, and neither does an act named only by a noun (`your refund is on its way`). A vocabulary verb used
+with the object of other actions may mean any of them (`opened a dispute` may mean `dispute_transaction`), so a
+false claim made in another action's words passes where that action was done. It does not resolve pronouns or
 rows: `I cancelled it` may mean any action whose verb is `cancel`, and a claim about order B is not told from one
-about order A. A past passive reads as the speaker's report (`your order was cancelled` is done) unless a time
-(`on March 3`), a third party (`by the airline`) or a reason clause (`because ...`) makes it history, so an honest
-answer that an order "was cancelled" last week reads as done; `is cancelled` is a state. Sarcasm, irony, and
-claims made by reference to another sentence (`The same goes for the refund.`) are not read. Accuracy on
-the labelled corpus in `tests/runtime/claims/` is reported by its tests: every label of the development part
-holds, and the held-out part (written before tuning) is measured, not tuned on.
+about order A (a task that refuses one row of an action it does on another cannot be judged by action). A past
+passive reads as the speaker's report (`your order was cancelled` is done) unless a time (`on March 3`), a third
+party (`by the airline`) or a reason clause (`because ...`) makes it history, so an honest answer that an order
+"was cancelled" reads as done (`Claim.by_speaker` tells it from `I cancelled it`); `is cancelled` is a state.
+Sarcasm, irony, and claims made by reference to another sentence (`The same goes for the refund.`) are not read.
+Accuracy on the labelled corpus in `tests/runtime/claims/` is reported by its tests: every label of the
+development part holds, and the held-out part (written before tuning) is measured against a floor.
 """
 
 from envforge.runtime.claims.grader import addresses_grader

@@ -50,7 +50,9 @@ class ActionTerms:
     verb: str
     """One word, or a verb and its particle (`check in`)."""
     objects: tuple[str, ...]
+    """Nouns of what it acts on: the rest of its name and its entity, each with its head (`shipping address`)."""
     events: tuple[str, ...]
+    """Nouns of the act (`cancellation`) and of what its effects insert or add to (`refund`, `store credit`)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ class Word:
 
 @dataclass(frozen=True)
 class Vocabulary:
+    """A domain's action words, each table keyed by lower-case surface form, with the pattern that finds its keys."""
+
     terms: tuple[ActionTerms, ...]
     verbs: dict[str, Word]
     generic: dict[str, Word]
@@ -84,7 +88,7 @@ def _with_head(phrase: str) -> set[str]:
     return {phrase, phrase.rsplit(" ", 1)[-1]} if phrase else set()
 
 
-def _terms(action: ActionSpec, blueprint: Blueprint, spoken: dict[str, str]) -> ActionTerms:
+def _terms(action: ActionSpec, spoken: dict[str, str]) -> ActionTerms:
     verb, rest = split_action_name(spoken.get(action.name, action.name))
     words = rest.split("_") if rest else []
     if words and words[0] in PARTICLES:
@@ -100,8 +104,9 @@ def _terms(action: ActionSpec, blueprint: Blueprint, spoken: dict[str, str]) -> 
 
 
 def action_terms(blueprint: Blueprint) -> tuple[ActionTerms, ...]:
+    """The words of each WRITE action of `blueprint`, a fused one's without their domain prefixes."""
     spoken = plain_names(blueprint)
-    return tuple(_terms(action, blueprint, spoken) for action in blueprint.actions)
+    return tuple(_terms(action, spoken) for action in blueprint.actions)
 
 
 def _surface_pattern(surface: str) -> str:
