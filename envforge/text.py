@@ -1,10 +1,30 @@
-"""How field names and values read in sentences (task wording, UI instructions)."""
+"""How field names, values and action verbs read in sentences (task wording, UI instructions, claims read back)."""
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime
 from typing import Any
+
+IRREGULAR_PARTICIPLES = {
+    "pay": "paid",
+    "send": "sent",
+    "freeze": "frozen",
+    "unfreeze": "unfrozen",
+    "set": "set",
+    "put": "put",
+    "hold": "held",
+    "make": "made",
+    "book": "booked",
+    "refund": "refunded",
+    "withdraw": "withdrawn",
+    "checkout": "checked out",
+    "renew": "renewed",
+    "transfer": "transferred",
+    "submit": "submitted",
+}
+"""Verbs of action names whose past participle no spelling rule gives (or gives only by luck)."""
+_VOWELS = ("a", "e", "i", "o", "u")
 
 
 def humanize(name: str) -> str:
@@ -15,6 +35,34 @@ def show(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.2f}"
     return humanize(value) if isinstance(value, str) and "_" in value and " " not in value else str(value)
+
+
+def doubles_last(verb: str) -> bool:
+    """Whether a suffix doubles the verb's last consonant: one syllable ending consonant-vowel-consonant (`stop`,
+    `ship`), not `open` or `book`."""
+    syllables = len(re.findall(r"[aeiou]+", verb))
+    return (
+        syllables == 1
+        and len(verb) >= 3
+        and verb[-1] not in "aeiouwxy"
+        and verb[-2] in _VOWELS
+        and verb[-3] not in _VOWELS
+    )
+
+
+def participle(verb: str) -> str:
+    """`cancel` -> `cancelled`, `update` -> `updated`, `pay` -> `paid`."""
+    if verb in IRREGULAR_PARTICIPLES:
+        return IRREGULAR_PARTICIPLES[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and verb[-2:-1] not in _VOWELS:
+        return verb[:-1] + "ied"
+    if verb in ("cancel", "label", "travel"):
+        return verb + "led"
+    if doubles_last(verb):
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
 
 
 def as_date(value: Any) -> date | None:

@@ -11,24 +11,9 @@ from datetime import date
 from typing import Any
 
 from envforge.ir.blueprint import FieldSpec
-from envforge.text import as_date, money
+from envforge.text import IRREGULAR_PARTICIPLES, as_date, money
 
 _PREPOSITIONS = ("on", "at", "for", "by")
-_IRREGULAR = {
-    "pay": "paid",
-    "send": "sent",
-    "freeze": "frozen",
-    "unfreeze": "unfrozen",
-    "set": "set",
-    "put": "put",
-    "hold": "held",
-    "make": "made",
-    "book": "booked",
-    "refund": "refunded",
-    "withdraw": "withdrawn",
-    "checkout": "checked out",
-    "renew": "renewed",
-}
 _VOWEL_SOUND = ("a", "e", "i", "o", "u")
 _AMOUNT_WORDS = ("amount", "total", "price", "fee", "balance", "paid")
 _PLACE_WORDS = ("city", "town")
@@ -47,21 +32,6 @@ def article(noun: str) -> str:
     if last.endswith("s") and not last.endswith(("ss", "us", "is")):
         return noun
     return f"an {noun}" if noun[:1].lower() in _VOWEL_SOUND else f"a {noun}"
-
-
-def participle(verb: str) -> str:
-    """`cancel` -> `cancelled`, `update` -> `updated`, `pay` -> `paid`."""
-    if verb in _IRREGULAR:
-        return _IRREGULAR[verb]
-    if verb.endswith("e"):
-        return verb + "d"
-    if verb.endswith("y") and verb[-2:-1] not in _VOWEL_SOUND:
-        return verb[:-1] + "ied"
-    if verb in ("cancel", "label", "travel"):
-        return verb + "led"
-    if len(verb) <= 4 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou" and verb[-3] not in "aeiou":
-        return verb + verb[-1] + "ed"
-    return verb + "ed"
 
 
 def day(value: Any, clock: date, rng: random.Random | None = None) -> str:
@@ -111,7 +81,7 @@ def field_phrase(field: FieldSpec) -> str | None:
             return "{noun} on {value}"
         if head and tail in _PREPOSITIONS:
             verb = words(head)
-            if verb.endswith("ed") or verb in _IRREGULAR.values() or verb in ("due", "paid"):
+            if verb.endswith("ed") or verb in IRREGULAR_PARTICIPLES.values() or verb in ("due", "paid"):
                 return f"{{noun}} {verb} {tail} {{value}}"
         return None
     if field.type == "enum" and (name in ("status", "state") or name.rsplit("_", 1)[-1] in _KINDS):
@@ -133,7 +103,7 @@ def question_forms(field: FieldSpec, row: str) -> list[str]:
     head, _, tail = field.name.rpartition("_")
     if field.type in ("date", "datetime") and field.noun is None and head and tail in _PREPOSITIONS:
         verb = words(head)
-        if verb.endswith("ed") or verb in _IRREGULAR.values():
+        if verb.endswith("ed") or verb in IRREGULAR_PARTICIPLES.values():
             return [f"when was {row} {verb}", f"on what date was {row} {verb}", f"what day was {row} {verb}"]
         if verb.endswith("s"):
             return [f"when does {row} {verb[:-1]}", f"on what date does {row} {verb[:-1]}"]
