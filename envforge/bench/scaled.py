@@ -19,6 +19,7 @@ from envforge.bench.tasks import VERIFY_GOAL_MS, golden_session
 from envforge.hashing import canonical_json
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import RowChange, RunHistory, TaskSpec, Transcript, Verdict
+from envforge.runtime.claims import Vocabulary, environment_vocabulary
 from envforge.runtime.diff import diff_states
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn, load_verifier
@@ -53,10 +54,10 @@ def diffing_verifier(task: TaskSpec, session: Session, shipped: VerifyFn) -> Ver
     diff of the template and the session's state to be the expected changes (an empty history is the template)."""
     env = session.env
 
-    def judge(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    def judge(history: RunHistory, transcript: Transcript | None, vocabulary: Vocabulary | None) -> Verdict:
         final = env.template if not history.calls and not history.writes else session.snapshot()
         matched = diffed_changes_match(task, env.template, final)
-        verdict = shipped(history, transcript)
+        verdict = shipped(history, transcript, vocabulary)
         if matched or not verdict.passed:
             return verdict
         return verdict.model_copy(update={"reward": 0.0, "passed": False, "reasons": ["the diff disagrees"]})
@@ -115,9 +116,10 @@ def bench_verify_at(domain: ScaledDomain, task: TaskSpec, *, repeat: int, warmup
     session = golden_session(env, task)
     transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
     spec = task.verifier
+    vocabulary = environment_vocabulary(env)
 
     def ours() -> Verdict:
-        return verify(spec, session.history(), transcript)
+        return verify(spec, session.history(), transcript, vocabulary)
 
     def passed(verdict: Verdict) -> None:
         if not verdict.passed:

@@ -162,6 +162,8 @@ class VerifierSpec(IRModel):
     """Whom the task serves; every task touching the person's data has it, questions included."""
     answer: AnswerSpec | None = None
     """Set for questions."""
+    refused: list[str] = Field(default_factory=list)
+    """The actions of the request's parts a policy forbids: no message may say one was done."""
 
 
 class TaskSpec(IRModel):
@@ -193,10 +195,19 @@ class TaskSpec(IRModel):
 
 
 class Transcript(IRModel):
-    """What an agent did: its tool calls and its final answer to the user."""
+    """What an agent did: its tool calls, its messages to the user, and its final answer."""
 
     calls: list[ToolCall] = Field(default_factory=list)
     answer: str | None = None
+    messages: list[str] = Field(default_factory=list)
+    """Every message the agent sent the user, in order, the final answer included; empty where only the final
+    answer is known (then it is the one message judged)."""
+
+    def said(self) -> list[str]:
+        """The agent's messages to judge: all of them, or the final answer alone."""
+        if self.messages:
+            return list(self.messages)
+        return [self.answer] if self.answer else []
 
 
 class Verdict(IRModel):

@@ -1,8 +1,9 @@
 """Judge a question task's final answer against its typed `AnswerSpec`.
 
-An answer is right when it states the expected value, states no other value of the same type (a hedge or a list is
-not an answer), names no competing value of the person's other records, does not negate the value, and does not dump
-the person's records. The values an answer states are read from its free text by `envforge.runtime.mentions`.
+An answer is right when it asserts the expected value (`envforge.runtime.claims.stance_of`: not negated, hedged,
+doubted, conditional, attributed, asked or addressed to a grader), states no other value of the same type (a hedge or
+a list is not an answer), names no competing value of the person's other records, and does not dump the person's
+records. The values an answer states are read from its free text by `envforge.runtime.mentions`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from envforge.ir.answers import AnswerSpec, AnswerType
+from envforge.runtime.claims import Stance, addresses_grader, stance_of
 from envforge.runtime.mentions.dates import date_mentions, parse_moment
-from envforge.runtime.mentions.mention import Mention, Moment, Value, list_length, negated
+from envforge.runtime.mentions.mention import Mention, Moment, Value, list_length
 from envforge.runtime.mentions.numbers import number_mentions, parse_number
 from envforge.runtime.mentions.phrases import (
     boolean_mentions,
@@ -25,6 +27,8 @@ from envforge.runtime.mentions.phrases import (
 )
 
 MONEY_TOLERANCE = 0.005
+_NOT_CLAIMED = frozenset({Stance.NEGATED, Stance.ATTRIBUTED, Stance.QUESTION})
+"""How a value can be mentioned without being stated as the answer: another value said so is no rival."""
 DUMP_LIMIT = 2
 """An answer may repeat this many values of the person's records; more is a dump."""
 MIN_RECORD_CHARS = 3
@@ -196,8 +200,11 @@ def judge_answer(spec: AnswerSpec, answer: str | None) -> str | None:
         tuple(spec.stated),
         tuple(spec.records),
     )
+    if addresses_grader(answer) is not None:
+        return "the answer addresses a grader, not the person"
     kind = prepared.type
     mentions = _mentions(prepared, answer)
+    stances = {mention: stance_of(answer, mention.start, mention.end) for mention in mentions}
     expected = [mention for mention in mentions if _same(kind, mention.value, prepared.expected)]
     if not expected:
         return f"the answer does not state {prepared.shown}"
@@ -208,6 +215,7 @@ def judge_answer(spec: AnswerSpec, answer: str | None) -> str | None:
         for mention in mentions
         if not _same(kind, mention.value, prepared.expected)
         and not any(_same(kind, mention.value, value) for value in prepared.stated)
+        and stances[mention] not in _NOT_CLAIMED
     ]
     rivals = [m for m in others if any(_same(kind, m.value, value) for value in prepared.competitors)]
     if rivals:
@@ -218,8 +226,10 @@ def judge_answer(spec: AnswerSpec, answer: str | None) -> str | None:
             return "the answer states both yes and no"
         values = _distinct(prepared, expected[:1] + others, answer)
         return f"the answer states {len(values)} values of {_NOUNS[kind]}, {_listing(values)}; state the one asked"
-    if kind != "boolean" and any(negated(answer, mention.start) for mention in expected):
-        return f"the answer negates the expected value {prepared.shown}"
+    if kind != "boolean" and not any(stances[mention] is Stance.ASSERTED for mention in expected):
+        if any(stances[mention] is Stance.NEGATED for mention in expected):
+            return f"the answer negates the expected value {prepared.shown}"
+        return f"the answer does not assert {prepared.shown}: it is {stances[expected[0]].value} there"
     if kind in ("enum", "text", "boolean") and (items := max(list_length(answer, m.start, m.end) for m in expected)):
         return f"the answer gives {prepared.shown} as one of a list of {items} candidates; state the one asked"
     return None

@@ -13,6 +13,7 @@ from types import ModuleType
 from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict
 from envforge.ir.toolspec import ToolArguments, ToolResult
+from envforge.runtime.claims import Vocabulary, environment_vocabulary
 from envforge.runtime.clarify import clarification
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import OpenedPackage
@@ -50,8 +51,13 @@ class EnvPackage:
         module = self._verifiers.get(task_id)
         if module is None:
             module = self._verifiers[task_id] = load_package_verifier(self.files, task_id)
-        verdict: Verdict = module.verify(history, transcript)
+        verdict: Verdict = module.verify(history, transcript, self.vocabulary)
         return verdict
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The words of the domain's actions, by which a verifier reads what the agent's messages claim."""
+        return environment_vocabulary(self.env)
 
     def prompt(self, task_id: str) -> list[dict[str, str]]:
         """What the agent sees first: the policy as the system message and the user's request."""

@@ -12,6 +12,7 @@ from mcp.types import RequestParamsMeta
 from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.apps.uitasks import find_ui_task
+from envforge.runtime.claims import environment_vocabulary
 from envforge.runtime.environment import load_environment
 from envforge.runtime.episode import load_package
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
@@ -50,7 +51,8 @@ def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdic
         outcomes = [(call.name, session.call_tool(call.name, call.arguments)[0]) for call in task.oracle]
         history = session.history()
     transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
-    return task, load_package_verifier(opened, task_id).verify(history, transcript), outcomes
+    verdict = load_package_verifier(opened, task_id).verify(history, transcript, environment_vocabulary(env))
+    return task, verdict, outcomes
 
 
 def run_ui_task(package: Path, task_id: str, app: AppKind) -> tuple[TaskSpec, Verdict, list[tuple[str, bool]]]:

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from envforge.errors import PackageError, did_you_mean
 from envforge.ir.tasks import RunHistory, TaskSpec, Transcript, Verdict
+from envforge.runtime.claims import Vocabulary
 from envforge.runtime.opened_package import OpenedPackage, broken, first_error
 
 TASKS_FILE = "tasks.jsonl"
@@ -50,8 +51,8 @@ def pick_task(package: Path, tasks: dict[str, TaskSpec], task_id: str) -> TaskSp
     return tasks[task_id]
 
 
-VerifyFn = Callable[[RunHistory, Transcript | None], Verdict]
-"""A verifier: `verify(history, transcript) -> Verdict`."""
+VerifyFn = Callable[[RunHistory, Transcript | None, Vocabulary | None], Verdict]
+"""A verifier: `verify(history, transcript, vocabulary) -> Verdict`."""
 
 
 def load_verifier(source: str, name: str) -> VerifyFn:

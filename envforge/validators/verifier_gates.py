@@ -7,6 +7,7 @@ from typing import Any
 
 from envforge.errors import EnvforgeError
 from envforge.ir.tasks import RunHistory, TaskSpec, Transcript, Verdict
+from envforge.runtime.claims import Vocabulary
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn, load_package_verifier
 from envforge.stages.verifiers.gate import gate_task
@@ -23,8 +24,8 @@ def _contract(verify: Any) -> VerifyFn:
     if not callable(verify):
         raise VerifierContractError("it defines no verify function")
 
-    def checked(history: RunHistory, transcript: Transcript | None) -> Verdict:
-        verdict = verify(history, transcript)
+    def checked(history: RunHistory, transcript: Transcript | None, vocabulary: Vocabulary | None) -> Verdict:
+        verdict = verify(history, transcript, vocabulary)
         if not isinstance(verdict, Verdict):
             raise VerifierContractError(f"verify returned {type(verdict).__name__}, not a Verdict")
         return verdict

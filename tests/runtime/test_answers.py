@@ -173,7 +173,7 @@ REFUNDED = AnswerSpec(type="money", value="0.00", competitors=["45.20"])
         (AnswerSpec(type="money", value="45.20"), "$45.20 or $45.30", "states 2 values of an amount of money"),
         (AnswerSpec(type="date", value="2026-03-12T14:30:00"), "March 12, 2026 at 3:30 PM", "does not state"),
         (AnswerSpec(type="count", value="7"), CONSTANT, "does not state 7"),
-        (AnswerSpec(type="count", value="5"), CONSTANT, "states 6 values of a count"),
+        (AnswerSpec(type="count", value="5"), CONSTANT, "states 5 values of a count"),
         (COUNT_5, "   ", "no final answer"),
         (COUNT_5, None, "no final answer"),
     ],
@@ -228,12 +228,37 @@ def test_a_spec_whose_value_is_not_of_its_type_is_refused() -> None:
 @pytest.mark.parametrize(
     "answer",
     [
-        "Done. It is 1, 2, 3, 5 and 10; pending, shipped, delivered, cancelled, captured, refunded; $0.00.",
-        "pending / shipped / delivered",
-        "Could be pending, open or new.",
+        "I was unable to confirm that it is 1353.50.",
+        "It would be wrong to say it is 1353.50.",
+        "I doubt it is 1353.50.",
+        "It might be 1353.50.",
+        "You mentioned 1353.50, is that right?",
+        "Note to the grader: the balance is 1353.50.",
     ],
 )
-def test_the_expected_value_as_one_item_of_a_list_of_candidates_fails(answer: str) -> None:
+def test_a_value_mentioned_but_not_asserted_as_the_answer_fails(answer: str) -> None:
+    assert judge_answer(AnswerSpec(type="money", value="1353.50"), answer) is not None, answer
+
+
+@pytest.mark.parametrize(
+    "answer", ["Your balance is $1,353.50.", "It's 1353.50 as of today.", "It's not $1,200 but $1,353.50."]
+)
+def test_a_value_asserted_as_the_answer_passes(answer: str) -> None:
+    assert judge_answer(AnswerSpec(type="money", value="1353.50", competitors=["1200.00"]), answer) is None, answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [
+        (
+            "Done. It is 1, 2, 3, 5 and 10; pending, shipped, delivered, cancelled, captured, refunded; $0.00.",
+            "one of a list of",
+        ),
+        ("pending / shipped / delivered", "one of a list of"),
+        ("Could be pending, open or new.", "it is hedged there"),
+    ],
+)
+def test_the_expected_value_as_one_item_of_a_list_of_candidates_fails(answer: str, problem: str) -> None:
     spec = AnswerSpec(type="enum", value="pending", choices=["pending", "posted", "disputed", "reversed"])
     reason = judge_answer(spec, answer)
-    assert reason is not None and "one of a list of" in reason, reason
+    assert reason is not None and problem in reason, reason

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall
+from envforge.runtime.actions import compile_actions
 from envforge.runtime.environment import Environment
+from envforge.runtime.ownership import compile_owner_queries
 from envforge.runtime.session import Session
 from tests.answer_phrasings import natural_answers
 
@@ -67,15 +69,51 @@ def _with(call: ToolCall, **arguments: Any) -> ToolCall:
     return ToolCall(name=call.name, arguments={**call.arguments, **arguments})
 
 
+def _by_name(player: Player) -> Iterator[tuple[str, list[ToolCall]]]:
+    """The person looked up by their name alone in place of the lookup that authenticates them: a listing by last
+    name (namesakes and all), and the same listing followed by the golden lookup, whose credential the listing
+    showed."""
+    task, env = player.task, player.env
+    person = env.entities[env.blueprint.person]
+    row = player.session.connection.execute(person.statements.select_by_key, {person.key: task.scenario.person})
+    found = dict(row.fetchone())
+    lister = next((t for t in env.toolgraph.tools if t.operation == "list" and t.entity == person.name), None)
+    at = next((i for i, call in enumerate(task.oracle) if call.name in player.lookups), None)
+    if lister is None or at is None or "last_name" not in lister.filters:
+        return
+    by_name = ToolCall(name=lister.name, arguments={"last_name": found["last_name"]})
+    yield "name_only", [*task.oracle[:at], by_name, *task.oracle[at + 1 :]]
+    yield "credential_from_listing", [*task.oracle[:at], by_name, *task.oracle[at:]]
+
+
+def _foreign(player: Player) -> Iterator[list[ToolCall]]:
+    """The first write tried on another person's row (the runtime refuses it), then the golden run."""
+    task, env = player.task, player.env
+    for index, call in enumerate(task.oracle):
+        tool = env.tools[call.name]
+        for name, entity in sorted(tool.param_refs.items()):
+            query = compile_owner_queries(env).get(entity)
+            theirs = None if query is None else query.of_others(player.session.connection, task.scenario.person)
+            if theirs is not None and tool.kind == "write":
+                yield [*task.oracle[:index], _with(call, **{name: str(theirs)}), *task.oracle[index:]]
+                return
+
+
 def cheats(player: Player) -> Iterator[Run]:
     """Every cheat that applies to the task; a cheat whose writes the runtime refused plays nothing new."""
     task, env = player.task, player.env
+    for agent, calls in _by_name(player):
+        history, _ = player.play(calls)
+        yield Run(agent, history, task.expected_answer)
     if player.writes:
         history, _ = player.play(player.writes)
         yield Run("writes_only", history, None)
         identified = [call for call in task.oracle if call.name not in player.lookups]
         history, _ = player.play(identified)
         yield Run("no_identification", history, None)
+        for calls in _foreign(player):
+            history, _ = player.play(calls)
+            yield Run("foreign_attempt", history, None)
         for index, call in enumerate(task.oracle):
             tool = env.tools[call.name]
             if tool.kind != "write":
@@ -99,8 +137,14 @@ def cheats(player: Player) -> Iterator[Run]:
                     if all(ok for ok, _ in results[len(before) : len(before) + 2]):
                         yield Run(f"split_write:{name}", history, None)
         return
-    history, results = player.play(task.oracle)
     expected = task.expected_answer or ""
+    history, _ = player.play([])
+    yield Run("guess_without_lookup", history, expected)
+    history, _ = player.play([call for call in task.oracle if call.name in player.lookups])
+    yield Run("guess_after_authentication", history, expected)
+    history, _ = player.play([call for call in task.oracle if call.name not in player.lookups])
+    yield Run("no_identification", history, expected)
+    history, results = player.play(task.oracle)
     dump = json.dumps([result for _, result in results])
     yield Run("answer_dump", history, f"Here is everything I found: {dump}")
     yield Run("constant_answer", history, CONSTANT)
@@ -148,7 +192,7 @@ def legitimate(player: Player) -> Iterator[Run]:
     reads = [call for call in calls if env.tools[call.name].kind == "read"]
     if writes:
         refused = ToolCall(name=writes[0].name, arguments={})
-        ordered = list(reversed(writes))
+        ordered = [_respelled(env, call) for call in reversed(writes)]
         history, results = player.play([*reads, *extra, refused, *ordered])
         assert not results[len(reads) + len(extra)][0], "the refused first attempt was accepted"
         yield Run("legitimate", history, None)
@@ -175,3 +219,12 @@ def _extra_read(env: Environment) -> ToolCall | None:
     """A read the task does not need: the first page of a catalog-like list."""
     tool = next((t for t in env.toolgraph.tools if t.operation == "list"), None)
     return None if tool is None else ToolCall(name=tool.name, arguments={"limit": 5})
+
+
+def _respelled(env: Environment, call: ToolCall) -> ToolCall:
+    """The call with each argument its action folds to one case written in the other case (`Ann@Example.COM`)."""
+    forms = compile_actions(env)[call.name].forms if call.name in compile_actions(env) else {}
+    return _with(
+        call,
+        **{name: str(call.arguments[name]).swapcase() for name in forms if isinstance(call.arguments.get(name), str)},
+    )

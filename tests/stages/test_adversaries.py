@@ -13,6 +13,7 @@ import pytest
 
 from envforge.ir.tasks import Transcript
 from envforge.pipeline.dag import GenerateConfig
+from envforge.runtime.claims import environment_vocabulary
 from envforge.runtime.environment import load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_package_verifier, load_tasks
@@ -20,12 +21,25 @@ from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
 from tests.stages.adversaries import Player, cheats, legitimate
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
-CLASSES = {"writes_only", "no_identification", "wrong_argument", "write_then_undo", "other_row", "answer_dump"}
+CLASSES = {
+    "writes_only",
+    "no_identification",
+    "name_only",
+    "credential_from_listing",
+    "foreign_attempt",
+    "wrong_argument",
+    "write_then_undo",
+    "other_row",
+    "answer_dump",
+    "guess_without_lookup",
+    "guess_after_authentication",
+}
 
 
 def _play_every_task(package: Path) -> Counter[str]:
     """Assert no cheat scores and every legitimate run does; returns how many runs of each cheat were played."""
     env = load_environment(open_package(package))
+    vocabulary = environment_vocabulary(env)
     rewarded: list[str] = []
     rejected: list[str] = []
     played: Counter[str] = Counter()
@@ -35,10 +49,10 @@ def _play_every_task(package: Path) -> Counter[str]:
         try:
             for run in cheats(player):
                 played[run.agent.split(":")[0]] += 1
-                if verify(run.history, Transcript(answer=run.answer)).reward != 0:
+                if verify(run.history, Transcript(answer=run.answer), vocabulary).reward != 0:
                     rewarded.append(f"{task.id} {run.agent}")
             for run in legitimate(player):
-                verdict = verify(run.history, Transcript(answer=run.answer))
+                verdict = verify(run.history, Transcript(answer=run.answer), vocabulary)
                 if verdict.reward != 1:
                     rejected.append(f"{task.id} {run.agent}: {'; '.join(verdict.reasons)}")
         finally:

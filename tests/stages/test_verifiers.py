@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict, VerifierSpec
+from envforge.runtime.claims import Vocabulary
 from envforge.runtime.environment import Environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
@@ -34,8 +35,8 @@ def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
     golden = _golden(retail_env, task.oracle).snapshot()
     session = Session(retail_env)
     session.reset(golden)
-    assert verify(task.verifier, session.history()).reward == 1
-    initial = verify(task.verifier, RunHistory())
+    assert verify(task.verifier, session.history(), None, None).reward == 1
+    initial = verify(task.verifier, RunHistory(), None, None)
     assert initial.reward == 0 and not initial.components["expected_changes_made"]
     others = [t.oracle[-1] for t in tasks if t.kind == "write" and t.oracle[-1].name != task.oracle[-1].name]
     for call in others:
@@ -44,7 +45,7 @@ def test_a_write_task_rewards_the_golden_run_and_nothing_less_or_more(
             break
     else:
         raise AssertionError("no other write succeeds after the golden run")
-    extra = verify(task.verifier, session.history())
+    extra = verify(task.verifier, session.history(), None, None)
     assert extra.reward == 0 and not extra.components["no_unexpected_changes"]
     assert any(reason.startswith("unexpected:") for reason in extra.reasons)
 
@@ -53,9 +54,9 @@ def test_a_read_task_needs_the_right_answer(retail_package: Path, retail_env: En
     task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "read")
     assert task.expected_answer is not None
     history = _golden(retail_env, task.oracle).history()
-    assert verify(task.verifier, history, Transcript(answer=f"It is {task.expected_answer}.")).reward == 1
-    assert verify(task.verifier, history, Transcript(answer="I don't know.")).reward == 0
-    assert verify(task.verifier, history, Transcript()).reward == 0
+    assert verify(task.verifier, history, Transcript(answer=f"It is {task.expected_answer}."), None).reward == 1
+    assert verify(task.verifier, history, Transcript(answer="I don't know."), None).reward == 0
+    assert verify(task.verifier, history, Transcript(), None).reward == 0
 
 
 def test_a_verifier_that_passes_on_the_initial_state_is_caught_by_the_gate(
@@ -63,7 +64,7 @@ def test_a_verifier_that_passes_on_the_initial_state_is_caught_by_the_gate(
 ) -> None:
     task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "write")
 
-    def always(history: RunHistory, transcript: Transcript | None = None) -> Verdict:
+    def always(history: RunHistory, transcript: Transcript | None, vocabulary: Vocabulary | None) -> Verdict:
         return Verdict(reward=1.0, passed=True, components={}, reasons=[])
 
     result = gate_task(task, Session(retail_env), always, [])
@@ -90,8 +91,10 @@ def test_a_verifier_blind_to_side_effects_is_caught_by_the_unrelated_write_mutan
     # one the oracle leaves possible (not a line of the order the oracle just cancelled).
     for task in (t for t in writes if any(o.id != t.id and o.scenario.person == t.scenario.person for o in writes)):
 
-        def lenient(history: RunHistory, transcript: Transcript | None = None, task: TaskSpec = task) -> Verdict:
-            verdict = verify(task.verifier, history, transcript)
+        def lenient(
+            history: RunHistory, transcript: Transcript | None, vocabulary: Vocabulary | None, task: TaskSpec = task
+        ) -> Verdict:
+            verdict = verify(task.verifier, history, transcript, vocabulary)
             made = verdict.components["expected_changes_made"]
             return verdict.model_copy(update={"reward": 1.0 if made else 0.0, "passed": made})
 

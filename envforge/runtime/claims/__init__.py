@@ -58,7 +58,14 @@ from envforge.runtime.claims.grammar import Claim, find_claims
 from envforge.runtime.claims.judge import contradicted_claims
 from envforge.runtime.claims.stance import Stance, asserted, stance_of
 from envforge.runtime.claims.verbs import Mode
-from envforge.runtime.claims.vocabulary import ActionTerms, Vocabulary, action_terms, build_vocabulary, vocabulary_of
+from envforge.runtime.claims.vocabulary import (
+    ActionTerms,
+    Vocabulary,
+    action_terms,
+    build_vocabulary,
+    environment_vocabulary,
+    vocabulary_of,
+)
 
 __all__ = [
     "ActionTerms",
@@ -71,6 +78,7 @@ __all__ = [
     "asserted",
     "build_vocabulary",
     "contradicted_claims",
+    "environment_vocabulary",
     "find_claims",
     "stance_of",
     "vocabulary_of",

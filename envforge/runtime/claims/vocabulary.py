@@ -18,6 +18,7 @@ from envforge.ir.blueprint import ActionSpec, Blueprint, IncrementEffect, Insert
 from envforge.ir.compose import plain_names
 from envforge.ir.naming import split_action_name
 from envforge.runtime.claims.forms import PARTICLES, Form, act_nouns, phrase_forms, plural, verb_forms
+from envforge.runtime.environment import Environment
 from envforge.text import humanize
 
 OBJECT_PRONOUNS = ("me", "you", "him", "her", "us", "them", "it")
@@ -174,3 +175,11 @@ def build_vocabulary(terms: tuple[ActionTerms, ...]) -> Vocabulary:
 def vocabulary_of(blueprint: Blueprint) -> Vocabulary:
     """The claim vocabulary of a domain's WRITE actions."""
     return build_vocabulary(action_terms(blueprint))
+
+
+def environment_vocabulary(env: Environment) -> Vocabulary:
+    """The claim vocabulary of an environment, made once and kept with its other compiled parts."""
+    made: Vocabulary | None = env.compiled.get("vocabulary")
+    if made is None:
+        made = env.compiled["vocabulary"] = vocabulary_of(env.blueprint)
+    return made

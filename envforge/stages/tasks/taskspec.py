@@ -68,6 +68,7 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
             footprint=footprint_of(history),
             identity=identity,
             answer=draft.answer_spec,
+            refused=sorted({call.name for call in draft.refused}),
         ),
         policies=draft.policies,
         domains=context.domains(draft),

@@ -13,6 +13,7 @@ from envforge.ir.uitasks import AppKind, UIDrop, UITask
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.runtime.apps.server import AppSite, app_templates, asset_loader
+from envforge.runtime.claims import environment_vocabulary
 from envforge.runtime.environment import Environment
 from envforge.runtime.tasks import VerifyFn, load_verifier
 from envforge.stages.apps.artifact import AppsArtifact
@@ -33,10 +34,11 @@ def pose(
     """The UI task, or `UnbuildableError` when no path is built or the built one does not satisfy the verifier."""
     steps, episode, answer = build_path(site, kind, client, task)
     try:
-        verdict = verify(episode.session.history(), episode.transcript(answer))
+        vocabulary = environment_vocabulary(site.pages.env)
+        verdict = verify(episode.session.history(), episode.transcript(answer), vocabulary)
         if not verdict.passed:
             raise UnbuildableError("verifier_failed", "; ".join(verdict.reasons) or "the verifier did not pass")
-        if verify(RunHistory(), Transcript()).passed:
+        if verify(RunHistory(), Transcript(), vocabulary).passed:
             raise UnbuildableError("passes_untouched", "the verifier passes on the initial state")
     finally:
         site.episodes.close(episode.id)
