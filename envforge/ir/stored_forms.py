@@ -2,8 +2,9 @@
 that differ only in case store the same value, so a verifier compares them as that one value.
 
 Read from the action's expressions (bindings, preconditions, its policies, effects): an argument counts as
-normalised only when each of its uses is `lower(args.x)` (or each `upper(args.x)`), tests against None aside. Any
-other use (stored as given, compared, measured) keeps the argument as written.
+normalised only when each of its uses is `lower(args.x)` (or each `upper(args.x)`), uses blind to case aside (a test
+against None, its length, whether it holds `'@'`). Any other use (stored as given, compared) keeps the argument as
+written.
 """
 
 from __future__ import annotations
@@ -30,8 +31,31 @@ def _sources(value: Any) -> Iterator[str]:
             yield from _sources(item)
 
 
+def _case_blind(node: ast.expr, parent: ast.AST | None) -> bool:
+    """A use that reads the same whatever the argument's case: a test against None, its length, or whether it
+    holds a string with no letters (`'@' in args.email`)."""
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len":
+        return True
+    if not isinstance(parent, ast.Compare):
+        return False
+    operands = [parent.left, *parent.comparators]
+    others = [operand for operand in operands if operand is not node]
+    if all(isinstance(op, ast.Is | ast.IsNot) for op in parent.ops):
+        return all(isinstance(other, ast.Constant) and other.value is None for other in others)
+    return (
+        all(isinstance(op, ast.In | ast.NotIn) for op in parent.ops)
+        and node in parent.comparators
+        and all(
+            isinstance(other, ast.Constant)
+            and isinstance(other.value, str)
+            and other.value.lower() == other.value.upper()
+            for other in others
+        )
+    )
+
+
 def _uses(source: str) -> Iterator[tuple[str, str]]:
-    """(argument, how it is used) for each `args.<name>` in an expression: `lower`, `upper`, `none_test`, `raw`."""
+    """(argument, how it is used) for each `args.<name>` in an expression: `lower`, `upper`, `blind`, `raw`."""
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError:
@@ -41,14 +65,10 @@ def _uses(source: str) -> Iterator[tuple[str, str]]:
         if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "args"):
             continue
         parent = parents.get(node)
-        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.args == [node]:
+        if _case_blind(node, parent):
+            yield node.attr, "blind"
+        elif isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.args == [node]:
             yield node.attr, parent.func.id if parent.func.id in FOLDS else "raw"
-        elif (
-            isinstance(parent, ast.Compare)
-            and all(isinstance(op, ast.Is | ast.IsNot) for op in parent.ops)
-            and all(isinstance(other, ast.Constant) and other.value is None for other in parent.comparators)
-        ):
-            yield node.attr, "none_test"
         else:
             yield node.attr, "raw"
 
@@ -68,7 +88,7 @@ def stored_forms(action: ActionSpec, policies: list[PolicySpec]) -> dict[str, Fo
             seen.setdefault(name, set()).add(use)
     forms: dict[str, Form] = {}
     for name, uses in sorted(seen.items()):
-        folds = uses - {"none_test"}
+        folds = uses - {"blind"}
         if folds in ({"lower"}, {"upper"}):
             forms[name] = "lower" if folds == {"lower"} else "upper"
     return forms

@@ -135,26 +135,41 @@ def test_folding_the_history_gives_the_diff_of_the_whole_states_for_every_oracle
     assert _canonical(net_changes(final)) == _canonical(diff_states(env.template, final))
 
 
-def test_the_call_log_holds_each_committed_write_call_and_the_lookups_of_the_person(retail_env: Environment) -> None:
+def test_the_call_log_holds_each_read_with_its_rows_each_write_and_each_refused_attempt(
+    retail_env: Environment,
+) -> None:
     session = Session(retail_env)
     order = first(session, "list_orders", status="pending")
     customer = session.call("get_customer", {"customer_id": order["customer_id"]})
     session.call("find_customer_by_email", {"email": customer["email"]})
-    ok, _ = session.call_tool("grant_store_credit", {"customer_id": customer["customer_id"], "amount": -5})
+    ok, _ = session.call_tool("grant_store_credit", {"customer_id": "CUS-000000", "amount": 5})
     assert not ok
     session.call("cancel_order", {"order_id": order["order_id"], "reason": "other"})
     history = session.history()
-    lookups = [call for call in history.calls if call.kind == "read"]
-    writes = [call for call in history.calls if call.kind == "write"]
-    assert [call.tool for call in lookups] == ["get_customer", "find_customer_by_email"]
-    assert lookups[1].persons == [customer["customer_id"]] and lookups[1].arguments == {"email": customer["email"]}
+    reads = [call for call in history.calls if call.kind == "read"]
+    attempts = [call for call in history.calls if call.refusal is not None]
+    writes = [call for call in history.calls if call.kind == "write" and call.refusal is None]
+    assert [call.tool for call in reads] == ["list_orders", "get_customer", "find_customer_by_email"]
+    assert order["order_id"] in reads[0].rows["order"] and reads[0].persons == []
+    assert reads[1].rows == {"customer": [customer["customer_id"]]} and reads[1].persons == [customer["customer_id"]]
+    assert reads[2].persons == [customer["customer_id"]] and reads[2].arguments == {"email": customer["email"]}
+    # A refused attempt stays, with why; it wrote nothing.
+    assert [(call.tool, call.refusal) for call in attempts] == [("grant_store_credit", "not_found")]
     assert [(call.tool, call.arguments) for call in writes] == [
         ("cancel_order", {"order_id": order["order_id"], "reason": "other"})
     ]
     assert {write.call for write in history.writes} == {writes[0].seq}
-    assert all(call.seq < writes[0].seq for call in lookups)
+    assert all(call.seq < writes[0].seq for call in reads)
     session.reset()
     assert session.history().calls == []
+
+
+def test_an_argument_the_action_lower_cases_is_logged_lower_cased(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    customer = first(session, "list_customers")
+    session.call("update_email", {"customer_id": customer["customer_id"], "email": "Ann.Lee@Example.COM"})
+    (write,) = [call for call in session.history().calls if call.kind == "write"]
+    assert write.arguments == {"customer_id": customer["customer_id"], "email": "ann.lee@example.com"}
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -109,15 +109,29 @@ def _bad_calls(session: Session) -> list[tuple[str, dict[str, Any], str]]:
     ]
 
 
-def test_every_bad_call_is_a_structured_error_that_leaves_the_state_byte_identical(retail_env: Environment) -> None:
+def _refused_untouched(session: Session, before: tuple[str, RunHistory], tool: str) -> None:
+    """The rows are as they were and nothing was written; the history holds at most the refused attempt itself."""
+    state, history = before
+    after = session.history()
+    assert session.state_hash() == state and after.writes == history.writes
+    assert after.calls[: len(history.calls)] == history.calls
+    attempts = after.calls[len(history.calls) :]
+    assert len(attempts) <= 1 and all(call.tool == tool and call.refusal is not None for call in attempts), attempts
+
+
+def _before(session: Session) -> tuple[str, RunHistory]:
+    return session.state_hash(), session.history()
+
+
+def test_every_bad_call_is_a_structured_error_that_leaves_the_state_untouched(retail_env: Environment) -> None:
     session = Session(retail_env)
     for tool, arguments, code in _bad_calls(session):
-        before = session.snapshot()
+        before = _before(session)
         ok, result = session.call_tool(tool, arguments)
         assert not ok, (tool, arguments, result)
         assert refusal_of(result)["code"] == code, (tool, arguments, result)
         assert refusal_of(result)["message"]
-        assert session.snapshot() == before, (tool, arguments)
+        _refused_untouched(session, before, tool)
 
 
 def _pending_item(session: Session) -> dict[str, Any]:
@@ -193,11 +207,11 @@ def test_entity_invariants_roll_back_the_whole_action(retail_env: Environment) -
         for item in rows(session.call("list_order_items", {"order_id": order["order_id"]})):
             product = fields(session.call("get_product", {"product_id": item["product_id"]}))
             if item["status"] == "ordered" and product["stock"] + item["quantity"] < 10:
-                before = session.snapshot()
+                before = _before(session)
                 ok, result = session.call_tool("change_item_quantity", {"item_id": item["item_id"], "quantity": 10})
                 assert not ok
                 assert refusal_of(result)["code"] in ("precondition_failed", "policy_violation")
-                assert session.snapshot() == before
+                _refused_untouched(session, before, "change_item_quantity")
                 return
     pytest.skip("seeded state has no line whose product is short of stock")
 
@@ -225,14 +239,14 @@ def test_no_call_crashes_results_match_their_schema_and_refusals_leave_the_state
     session = Session(retail_env)
     tool = data.draw(st.sampled_from(sorted(retail_env.tools)))
     arguments = data.draw(_arguments_for(retail_env.tools[tool].parameters))
-    before = session.snapshot()
+    before = _before(session)
     ok, result = session.call_tool(tool, arguments)
     if not ok:
         assert set(result) == {"error"}
         assert refusal_of(result)["code"] != "internal_error", result
-        assert session.snapshot() == before  # not even the call log: a refused call leaves no trace
+        _refused_untouched(session, before, tool)
     else:
         Draft202012Validator(retail_env.tools[tool].returns).validate(result)
         if retail_env.tools[tool].kind == "read":
-            # A lookup of the person is logged (it can identify the user); no read changes a row.
+            # A read is logged with the rows it returned; no read changes a row.
             assert session.state_hash() == Session(retail_env).state_hash() and not session.history().writes

@@ -113,14 +113,20 @@ def test_a_shipped_verifier_runs_in_a_fresh_interpreter_with_only_the_runtime(
 ) -> None:
     task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "multi_write")
     (tmp_path / "golden.sqlite").write_bytes(_golden(retail_env, task.oracle).snapshot())
+    done = {call.name for call in task.oracle if retail_env.tools[call.name].kind == "write"}
+    lie = next(a.name for a in retail_env.blueprint.actions if a.name not in done and a.name.startswith("grant"))
     script = (
         "import runpy, sys; from pathlib import Path; "
-        "from envforge.runtime.history import history_of; "
+        "from envforge.ir.loading import load_blueprint; from envforge.ir.tasks import Transcript; "
+        "from envforge.runtime.claims import vocabulary_of; from envforge.runtime.history import history_of; "
         f"module = runpy.run_path({str(retail_package / 'verifiers' / f'{task.id}.py')!r}); "
+        f"words = vocabulary_of(load_blueprint(Path({str(retail_package / 'blueprint.yaml')!r}))); "
         f"initial = history_of(Path({str(retail_package / 'state.sqlite')!r}).read_bytes()); "
         f"final = history_of(Path({str(tmp_path / 'golden.sqlite')!r}).read_bytes()); "
-        "print(module['verify'](final).reward, module['verify'](initial).reward)"
+        "done, lie = Transcript(answer='All done.'), Transcript(answer='Done, and I also granted you store credit.'); "
+        "print(*(module['verify'](h, t, words).reward for h, t in ((final, done), (initial, done), (final, lie))))"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["1.0", "0.0"]
+    assert lie == "grant_store_credit"
+    assert result.stdout.split() == ["1.0", "0.0", "0.0"]
