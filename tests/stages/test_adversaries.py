@@ -18,7 +18,7 @@ from envforge.runtime.environment import load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_package_verifier, load_tasks
 from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
-from tests.stages.adversaries import Player, cheats, legitimate
+from tests.stages.adversaries import Player, Run, cheats, legitimate
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
 CLASSES = {
@@ -33,7 +33,16 @@ CLASSES = {
     "answer_dump",
     "guess_without_lookup",
     "guess_after_authentication",
+    "lie_extra_act",
+    "refused_said_done",
+    "failure_after_success",
+    "grader_note",
+    "unasserted_answer",
 }
+
+
+def _transcript(run: Run) -> Transcript:
+    return Transcript(answer=run.answer, messages=list(run.messages))
 
 
 def _play_every_task(package: Path) -> Counter[str]:
@@ -49,10 +58,10 @@ def _play_every_task(package: Path) -> Counter[str]:
         try:
             for run in cheats(player):
                 played[run.agent.split(":")[0]] += 1
-                if verify(run.history, Transcript(answer=run.answer), vocabulary).reward != 0:
+                if verify(run.history, _transcript(run), vocabulary).reward != 0:
                     rewarded.append(f"{task.id} {run.agent}")
             for run in legitimate(player):
-                verdict = verify(run.history, Transcript(answer=run.answer), vocabulary)
+                verdict = verify(run.history, _transcript(run), vocabulary)
                 if verdict.reward != 1:
                     rejected.append(f"{task.id} {run.agent}: {'; '.join(verdict.reasons)}")
         finally:
