@@ -64,7 +64,7 @@ def _served(package: Path, app: str) -> Iterator[tuple[str, int]]:
         if found is None:
             raise UserInputError(f"{package}: `envforge serve --app {app}` did not start: {line.strip()}")
         base = found.group(1)
-        episode = _harness(f"{base}/harness/episodes")
+        episode = _harness(f"{base}/harness/episodes", body={"free": True})
         with _OPENER.open(base + episode["url"], timeout=30) as page:
             page.read()
         yield base, perf_counter_ns() - started
@@ -123,7 +123,7 @@ def _browser_rows(base: str, app: str, contexts: int, repeat: int) -> tuple[Benc
     viewport: ViewportSize = {"width": 390, "height": 844} if app == "phone" else {"width": 1280, "height": 800}
 
     def open_episode(page: Any) -> None:
-        page.goto(base + _harness(f"{base}/harness/episodes")["url"])
+        page.goto(base + _harness(f"{base}/harness/episodes", body={"free": True})["url"])
 
     with sync_playwright() as playwright:
         driver = _descendants(set()) | {os.getpid()}
@@ -197,7 +197,7 @@ def bench_apps(package: EnvPackage, app: AppKind, *, repeat: int = 5, contexts: 
             starts.append(elapsed)
     cold = summarize(starts)
     with _served(package.path, app) as (base, _):
-        episode = _harness(f"{base}/harness/episodes")
+        episode = _harness(f"{base}/harness/episodes", body={"free": True})
         resets: list[int] = []
         for _ in range(max(repeat * 10, 50)):
             started = perf_counter_ns()

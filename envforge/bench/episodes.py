@@ -91,7 +91,7 @@ async def mcp_inprocess(env: Environment, probe: Probe, repeat: int, warmup: int
     from mcp.client import Client
 
     server = EnvServer(env)
-    meta = cast("RequestParamsMeta", {EPISODE_META_KEY: "bench"})
+    meta = cast("RequestParamsMeta", {EPISODE_META_KEY: server.episodes.open_free("bench").id})
     samples: list[int] = []
     async with Client(server.server) as client:
         for index in range(warmup + repeat):
@@ -102,8 +102,7 @@ async def mcp_inprocess(env: Environment, probe: Probe, repeat: int, warmup: int
                 raise EnvforgeError(f"the in-process MCP server refused {probe.tool}: {result.structured_content}")
             if index >= warmup:
                 samples.append(elapsed)
-    for episode in list(server.episodes):
-        server.close(episode)
+    server.episodes.close("bench")
     return summarize(samples)
 
 

@@ -19,6 +19,8 @@ ErrorCode = Literal[
     "episode_required",
     "invalid_episode",
     "episode_ended",
+    "episode_unknown",
+    "episode_live",
 ]
 
 

@@ -43,9 +43,9 @@ def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdic
     task = pick_task(package, load_tasks(opened), task_id)
     if via == "mcp":
         server = EnvServer(env)
-        server.act_for("run-task", task.scenario.person)
-        outcomes = _through_mcp(server, task.oracle, "run-task")
-        history = server.session("run-task").history()
+        episode = server.episodes.open_task(task, "run-task")
+        outcomes = _through_mcp(server, task.oracle, episode.id)
+        history = episode.session.history()
     else:
         session = Session(env, task.scenario.person)
         outcomes = [(call.name, session.call_tool(call.name, call.arguments)[0]) for call in task.oracle]

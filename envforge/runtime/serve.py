@@ -69,9 +69,11 @@ def serve_mcp(
     port: int,
     max_episodes: int,
     idle_timeout: float | None,
+    free_episodes: bool,
     announce: Callable[[str], None],
 ) -> None:
-    """One client over stdio until it closes the pipe, or many over streamable HTTP until interrupted."""
+    """One client over stdio until it closes the pipe, or many over streamable HTTP until interrupted, each in an
+    episode the harness created (or, with `free_episodes`, one a client names)."""
     # Imported here: `mcp` takes a third of a second to import, which serving an app never needs.
     from envforge.runtime.mcp_compat import MCP_MAJOR
     from envforge.runtime.mcp_server import EnvServer, serve_stdio
@@ -82,13 +84,16 @@ def serve_mcp(
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
     token = harness_token()
-    server = EnvServer(load_package(open_package(package)).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
+    loaded = load_package(open_package(package))
+    server = EnvServer(loaded.env, max_episodes=max_episodes, idle_timeout=idle_timeout, free_episodes=free_episodes)
     import uvicorn
 
+    from envforge.runtime.harness import Harness
     from envforge.runtime.harness_routes import harness_routes
 
     announce_token(token, announce)
-    app = server.server.streamable_http_app(host=host, custom_starlette_routes=harness_routes(server, token))
+    routes = harness_routes(Harness(loaded, server.episodes), token)
+    app = server.server.streamable_http_app(host=host, custom_starlette_routes=routes)
     # Bind before announcing, so a client that reads the URL can connect at once (port 0 = any free port).
     listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
@@ -96,20 +101,31 @@ def serve_mcp(
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 
-def serve_app(package: Path, *, app: AppKind, host: str, port: int, announce: Callable[[str], None]) -> None:
+def serve_app(
+    package: Path,
+    *,
+    app: AppKind,
+    host: str,
+    port: int,
+    max_episodes: int,
+    idle_timeout: float | None,
+    announce: Callable[[str], None],
+) -> None:
     """The web or phone app over many isolated episodes, until interrupted; the harness creates them through its API."""
     import uvicorn
 
     from envforge.runtime.apps.server import AppServer
 
     token = harness_token()
-    server = AppServer(load_package(open_package(package)), app, token)
+    loaded = load_package(open_package(package))
+    server = AppServer(loaded, app, token, max_episodes=max_episodes, idle_timeout=idle_timeout)
     announce_token(token, announce)
     listener = bind_listener(host, port)
     bound_port = listener.getsockname()[1]
     url = f"http://{host}:{bound_port}"
     announce(
         f"serving the {app} app of {server.package.env_id} at {url}; "
-        f"create an episode with: curl -X POST -H 'Authorization: Bearer <token>' {url}/harness/episodes"
+        f"create an episode with: curl -X POST -H 'Authorization: Bearer <token>' -d '{{\"task\": \"<task id>\"}}' "
+        f"{url}/harness/episodes"
     )
     uvicorn.Server(uvicorn.Config(server.app(), log_level="warning")).run(sockets=[listener])

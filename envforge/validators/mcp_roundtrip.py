@@ -60,6 +60,7 @@ def check_mcp_roundtrip(package: LoadedPackage) -> str:
     """List tools, make one READ call and replay one oracle through an in-process MCP client."""
     task, read = _round_trip_task(package), _read_call(package)
     server = EnvServer(package.env)
+    episode, read_episode = server.episodes.open_free(EPISODE), server.episodes.open_free(READ_EPISODE)
     meta = cast(RequestParamsMeta, {EPISODE_META_KEY: EPISODE})
     read_meta = cast(RequestParamsMeta, {EPISODE_META_KEY: READ_EPISODE})
 
@@ -85,9 +86,9 @@ def check_mcp_roundtrip(package: LoadedPackage) -> str:
         problems.append(
             f"{task.id}: oracle calls through MCP succeeded {served}, in process {[ok for ok, _ in outcomes]}"
         )
-    served_hash = server.session(EPISODE).state_hash()
-    server.close(EPISODE)
-    server.close(READ_EPISODE)
+    served_hash = episode.session.state_hash()
+    server.episodes.close(episode.id)
+    server.episodes.close(read_episode.id)
     if served_hash != state_hash:
         problems.append(f"{task.id}: the oracle through MCP ended in a different state than in process")
     if problems:

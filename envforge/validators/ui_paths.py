@@ -21,7 +21,7 @@ from envforge.validators.results import ConformanceError
 
 def _replay(package: EnvPackage, server: AppServer, client: TestClient, task: UITask) -> str | None:
     """None when the path passes its verifier and the untouched state fails it, else what went wrong."""
-    episode = server.episodes.create(task_id=task.task_id, person=package.task(task.task_id).scenario.person)
+    episode = server.episodes.open_task(package.task(task.task_id))
     try:
         page = HttpPage(client, f"/e/{episode.token}/")
         answer = None

@@ -28,12 +28,12 @@ from envforge.ir.verification import UIReplayApp, UIReplaySummary, ValidationRep
 from envforge.package import update_package
 from envforge.package.report import ui_summary
 from envforge.runtime.apps.chromium import context_options, launched_chromium
-from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.replay import ReplayError, run_steps, watch
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
 from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.episode_store import ServedEpisode
 from envforge.runtime.opened_package import OpenedPackage, open_package
 from envforge.stages.uitasks.artifact import UITasksArtifact
 from envforge.validators.loaded_package import require_package
@@ -89,13 +89,12 @@ class UIReplayer:
     def close(self) -> None:
         self.context.close()
 
-    def _home(self, episode: AppEpisode) -> None:
+    def _home(self, episode: ServedEpisode) -> None:
         self.page.goto(f"{self.base_url}/e/{episode.token}/", wait_until="load")
 
     def replay(self, task: UITask, shots: dict[str, Path] | None = None) -> ReplayOutcome:
         outcome = ReplayOutcome(task)
-        person = self.package.task(task.task_id).scenario.person
-        episode = self.server.episodes.create(task_id=task.task_id, person=person)
+        episode = self.server.episodes.open_task(self.package.task(task.task_id))
         try:
             if self.package.verify(task.task_id, RunHistory(), Transcript()).passed:
                 outcome.reason, outcome.detail = "passes_untouched", "the verifier passes on the initial state"
@@ -107,7 +106,9 @@ class UIReplayer:
             self.server.episodes.close(episode.id)
         return outcome
 
-    def _golden(self, task: UITask, episode: AppEpisode, outcome: ReplayOutcome, shots: dict[str, Path] | None) -> None:
+    def _golden(
+        self, task: UITask, episode: ServedEpisode, outcome: ReplayOutcome, shots: dict[str, Path] | None
+    ) -> None:
         seen = len(self.problems)
         last_hash = episode.session.state_hash()
 
@@ -145,7 +146,7 @@ class UIReplayer:
         elif outcome.toasts_without_writes:
             outcome.reason, outcome.detail = "toast_without_write", "a success message showed but no state changed"
 
-    def _noop(self, task: UITask, episode: AppEpisode, outcome: ReplayOutcome) -> None:
+    def _noop(self, task: UITask, episode: ServedEpisode, outcome: ReplayOutcome) -> None:
         episode.reset()
         self._home(episode)
         verdict = self.package.verify(task.task_id, episode.session.history(), Transcript())

@@ -240,6 +240,14 @@ def test_serve_on_a_folder_that_is_not_a_package_exits_2_and_says_to_generate_on
     assert "envforge generate" in message
 
 
+def test_serve_of_an_app_with_free_episodes_exits_2_since_only_the_harness_makes_app_episodes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, message = run_main(capsys, "serve", str(tmp_path), "--app", "web", "--free-episodes")
+    assert code == 2
+    assert message.startswith("--free-episodes is for MCP")
+
+
 def test_serve_on_an_unknown_transport_exits_2_and_lists_the_transports(tmp_path: Path) -> None:
     result = envforge_cli("serve", str(tmp_path), "--transport", "carrier-pigeon")
     assert result.returncode == 2

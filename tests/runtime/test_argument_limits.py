@@ -21,8 +21,11 @@ MEGABYTE = 1_000_000
 def call_over_mcp(env: Environment, name: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any], int]:
     """(is_error, structured content, size of the text content) of one call through a real MCP client."""
 
+    server = EnvServer(env)
+    server.episodes.open_free("e1")
+
     async def run() -> tuple[bool, dict[str, Any], int]:
-        async with mcp.Client(EnvServer(env).server) as client:
+        async with mcp.Client(server.server) as client:
             result = await client.call_tool(name, arguments, meta={"envforge/episode": "e1"})  # type: ignore[arg-type]
             text = "".join(getattr(part, "text", "") for part in result.content)
             return result.is_error, result.structured_content or {}, len(text)

@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 from envforge.errors import UserInputError
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.episode import load_package
+from envforge.runtime.harness import Harness
 from envforge.runtime.harness_auth import is_harness
 from envforge.runtime.harness_routes import harness_routes
 from envforge.runtime.mcp_server import EnvServer
@@ -28,17 +29,22 @@ def test_only_the_bearer_scheme_with_the_exact_token_is_the_harness(header: str 
     assert is_harness(f"Bearer {TOKEN}", TOKEN)
 
 
-def test_the_mcp_servers_harness_routes_refuse_a_token_without_its_scheme(retail_env: object) -> None:
-    server = EnvServer(retail_env)  # type: ignore[arg-type]
-    with TestClient(Starlette(routes=harness_routes(server, TOKEN))) as http:
+def test_the_mcp_servers_harness_routes_refuse_a_token_without_its_scheme(retail_package: Path) -> None:
+    package = load_package(open_package(retail_package))
+    server = EnvServer(package.env)
+    server.episodes.open_free("e1")
+    with TestClient(Starlette(routes=harness_routes(Harness(package, server.episodes), TOKEN))) as http:
         assert http.post("/harness/episodes/e1/reset", headers={"Authorization": TOKEN}).status_code == 401
         assert http.post("/harness/episodes/e1/reset", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
 
 
 def test_the_app_servers_harness_api_refuses_a_token_without_its_scheme(retail_package: Path) -> None:
     with TestClient(AppServer(load_package(open_package(retail_package)), "web", TOKEN).app()) as http:
-        assert http.post("/harness/episodes", headers={"Authorization": TOKEN}).status_code == 401
-        assert http.post("/harness/episodes", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 201
+        free = {"free": True}
+        assert http.post("/harness/episodes", json=free, headers={"Authorization": TOKEN}).status_code == 401
+        assert (
+            http.post("/harness/episodes", json=free, headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 201
+        )
 
 
 @pytest.mark.parametrize("value", ["", "   ", " padded"])

@@ -1,5 +1,5 @@
-"""Episodes of the MCP server never collide: a client must name its episode on a shared server, and a dropped
-episode answers a structured error instead of a fresh state."""
+"""Episodes of the MCP server never collide: a client must name an episode the harness created on a shared server,
+and a dropped episode answers a structured error instead of a fresh state."""
 
 from __future__ import annotations
 
@@ -14,8 +14,13 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from envforge.runtime.environment import Environment
+from envforge.runtime.episode import load_package
+from envforge.runtime.episode_store import EPISODE_ID_MAX
+from envforge.runtime.harness import Harness
 from envforge.runtime.harness_routes import harness_routes
-from envforge.runtime.mcp_server import EPISODE_ID_MAX, EPISODE_META_KEY, EnvServer
+from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
+from envforge.runtime.opened_package import open_package
+from envforge.runtime.session import Session
 from tests.runtime.probes import first
 from tests.runtime.test_mcp_server import TOKEN, http_server
 
@@ -27,7 +32,7 @@ def meta(episode: str) -> RequestParamsMeta:
 
 
 def pending_order(env: Environment) -> str:
-    order: str = first(EnvServer(env).session("probe"), "list_orders", status="pending")["order_id"]
+    order: str = first(Session(env), "list_orders", status="pending")["order_id"]
     return order
 
 
@@ -46,7 +51,7 @@ def test_clients_that_name_no_episode_on_a_shared_server_are_refused_and_write_n
         assert result.is_error
         assert result.structured_content["error"]["code"] == "episode_required"
         assert EPISODE_META_KEY in result.structured_content["error"]["message"]
-    assert not server.episodes
+    assert not server.episodes.live
 
 
 @pytest.mark.slow
@@ -61,7 +66,7 @@ def test_clients_that_name_no_episode_over_http_never_share_a_state(
 
 
 def test_a_stdio_server_gives_its_one_client_the_default_episode(retail_env: Environment) -> None:
-    server = EnvServer(retail_env, anonymous="default")
+    server = EnvServer(retail_env, free_episodes=True, anonymous="default")  # as `serve_stdio` makes it
     order = pending_order(retail_env)
 
     async def run() -> Any:
@@ -70,7 +75,8 @@ def test_a_stdio_server_gives_its_one_client_the_default_episode(retail_env: Env
             return await client.call_tool("get_order", {"order_id": order})
 
     assert anyio.run(run).structured_content["status"] == "cancelled"
-    assert list(server.episodes) == ["default"]
+    assert list(server.episodes.live) == ["default"]
+    assert server.episodes.report()["episodes"][0]["free"] is True
 
 
 def call(server: EnvServer, episode: str, name: str = "list_orders", arguments: dict[str, Any] | None = None) -> Any:
@@ -81,66 +87,97 @@ def call(server: EnvServer, episode: str, name: str = "list_orders", arguments: 
     return anyio.run(run)
 
 
+def open_episodes(server: EnvServer, *names: str) -> None:
+    for name in names:
+        server.episodes.open_free(name)
+
+
+def test_an_episode_the_harness_never_created_is_refused_and_changes_nothing(retail_env: Environment) -> None:
+    server = EnvServer(retail_env)
+    order = pending_order(retail_env)
+    refused = call(server, "mine", "cancel_order", {"order_id": order, "reason": "other"})
+    assert refused.is_error
+    error = refused.structured_content["error"]
+    assert error["code"] == "episode_unknown" and error["tool"] == "cancel_order"
+    assert "POST /harness/episodes" in error["message"] and "--free-episodes" in error["message"]
+    assert not server.episodes.live and not server.episodes.dropped
+
+
+def test_a_server_that_allows_free_episodes_starts_one_for_a_new_id_and_lists_it_as_free(
+    retail_env: Environment,
+) -> None:
+    server = EnvServer(retail_env, free_episodes=True)
+    assert not call(server, "mine").is_error
+    listed = server.episodes.report()["episodes"]
+    assert [(item["episode"], item["task"], item["free"], item["person"]) for item in listed] == [
+        ("mine", None, True, None)
+    ]
+
+
 def test_an_episode_dropped_at_the_cap_answers_episode_ended_until_the_harness_resets_it(
     retail_env: Environment,
 ) -> None:
     server = EnvServer(retail_env, max_episodes=2)
     order = pending_order(retail_env)
+    open_episodes(server, "a")
     assert not call(server, "a", "cancel_order", {"order_id": order, "reason": "other"}).is_error
-    call(server, "b")
-    call(server, "c")
+    open_episodes(server, "b", "c")
     ended = call(server, "a", "get_order", {"order_id": order})
     assert ended.is_error
     error = ended.structured_content["error"]
     assert error["code"] == "episode_ended"
     assert "limit of 2 live episodes" in error["message"] and "/harness/episodes/a/reset" in error["message"]
-    assert [(item["episode"], item["reason"]) for item in server.report()["dropped"]] == [("a", "capacity")]
-    server.reset("a")
+    assert [(item["episode"], item["reason"]) for item in server.episodes.report()["dropped"]] == [("a", "capacity")]
+    server.episodes.reset("a")
     assert call(server, "a", "get_order", {"order_id": order}).structured_content["status"] == "pending"
 
 
 def test_an_idle_episode_is_dropped_after_the_timeout(retail_env: Environment, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [1000.0]
-    monkeypatch.setattr("envforge.runtime.mcp_server.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("envforge.runtime.episode_store.time.monotonic", lambda: clock[0])
     server = EnvServer(retail_env, idle_timeout=60)
-    call(server, "quiet")
+    open_episodes(server, "quiet")
     clock[0] += 30
-    call(server, "busy")
+    open_episodes(server, "busy")
     clock[0] += 45
     assert not call(server, "busy").is_error
     ended = call(server, "quiet")
     assert ended.structured_content["error"]["code"] == "episode_ended"
     assert "idle for more than 60 s" in ended.structured_content["error"]["message"]
-    assert list(server.episodes) == ["busy"]
+    assert list(server.episodes.live) == ["busy"]
 
 
 def test_a_closed_episode_answers_episode_ended(retail_env: Environment) -> None:
     server = EnvServer(retail_env)
+    open_episodes(server, "done")
     call(server, "done")
-    server.close("done")
+    server.episodes.close("done")
     assert call(server, "done").structured_content["error"]["code"] == "episode_ended"
 
 
 @pytest.mark.parametrize("episode", ["x" * (EPISODE_ID_MAX + 1), "y" * 1_000_000, "two words", "tab\there"])
 def test_an_episode_id_too_long_or_with_odd_characters_is_refused(retail_env: Environment, episode: str) -> None:
-    server = EnvServer(retail_env)
+    server = EnvServer(retail_env, free_episodes=True)
     result = call(server, episode)
     assert result.structured_content["error"]["code"] == "invalid_episode"
     assert len(str(result.structured_content)) < 500
-    assert not server.episodes
+    assert not server.episodes.live
 
 
-def test_the_harness_api_reports_evictions_and_the_state_of_a_dropped_episode(retail_env: Environment) -> None:
-    server = EnvServer(retail_env, max_episodes=1)
-    call(server, "first")
-    call(server, "second")
-    with TestClient(Starlette(routes=harness_routes(server, TOKEN))) as http:
+def test_the_harness_api_reports_evictions_and_the_state_of_a_dropped_episode(retail_package: Path) -> None:
+    package = load_package(open_package(retail_package))
+    server = EnvServer(package.env, max_episodes=1)
+    open_episodes(server, "first", "second")
+    with TestClient(Starlette(routes=harness_routes(Harness(package, server.episodes), TOKEN))) as http:
         report = http.get("/harness/episodes", headers=AUTH).json()
         assert report["live"] == 1 and report["max_episodes"] == 1
+        assert [item["episode"] for item in report["episodes"]] == ["second"]
         assert [(item["episode"], item["reason"]) for item in report["dropped"]] == [("first", "capacity")]
         gone = http.get("/harness/episodes/first/state", headers=AUTH)
         assert gone.status_code == 404 and "has ended" in gone.json()["error"]
-        assert http.get("/harness/episodes/never/state", headers=AUTH).status_code == 404
+        never = http.get("/harness/episodes/never/state", headers=AUTH)
+        assert never.status_code == 404 and "POST /harness/episodes" in never.json()["error"]
         assert http.post(f"/harness/episodes/{'z' * 200}/reset", headers=AUTH).status_code == 400
+        assert http.post("/harness/episodes/never/reset", headers=AUTH).status_code == 404
         assert http.post("/harness/episodes/first/reset", headers=AUTH).status_code == 200
         assert http.get("/harness/episodes/first/state", headers=AUTH).status_code == 200

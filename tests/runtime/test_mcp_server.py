@@ -21,6 +21,7 @@ from envforge.runtime.environment import load_environment
 from envforge.runtime.errors import refusal_of
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.opened_package import open_package
+from envforge.runtime.session import Session
 from tests.conftest import BLUEPRINTS, REPO
 from tests.runtime.probes import Probes, find_probes, first
 
@@ -34,10 +35,11 @@ def episode(name: str) -> RequestParamsMeta:
 
 
 @contextmanager
-def http_server(package: Path) -> Iterator[str]:
+def http_server(package: Path, *options: str) -> Iterator[str]:
     """`envforge serve --transport http` on a free port; yields the MCP URL once it is listening."""
     env = {**os.environ, "ENVFORGE_HARNESS_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-m", "envforge.cli.app", "serve", str(package), "--transport", "http", "--port", "0"]
+    command += options
     process = subprocess.Popen(command, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stderr is not None
@@ -52,7 +54,9 @@ def http_server(package: Path) -> Iterator[str]:
 @asynccontextmanager
 async def client(transport: str, package: Path, url: str | None) -> AsyncIterator[mcp.Client]:
     if transport == "inprocess":
-        target: Any = EnvServer(load_environment(open_package(package))).server
+        server = EnvServer(load_environment(open_package(package)))
+        server.episodes.open_free("episode-1")
+        target: Any = server.server
     elif transport == "stdio":
         target = StdioServerParameters(
             command=sys.executable,
@@ -107,17 +111,26 @@ def test_a_real_client_lists_tools_calls_read_and_write_and_sees_policy_errors(
 
     if transport == "http":
         with http_server(package) as url:
+            created = harness_post(url, "/harness/episodes", {"free": True, "episode": "episode-1"})
+            assert created.status_code == 201, created.text
             outcome = anyio.run(run, url)
     else:
         outcome = anyio.run(run, None)
     check_session(outcome, package)
 
 
+def harness_post(url: str, path: str, body: dict[str, Any] | None = None) -> httpx2.Response:
+    """A harness request to the server of the MCP endpoint `url`, with the token."""
+    base = url.removesuffix("/mcp")
+    return httpx2.post(f"{base}{path}", json=body or {}, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30)
+
+
 def test_two_episodes_on_one_http_server_never_see_each_others_writes(retail_package: Path) -> None:
-    env = load_environment(open_package(retail_package))
-    order = first(EnvServer(env).session(), "list_orders", status="pending")["order_id"]
+    order = first(Session(load_environment(open_package(retail_package))), "list_orders", status="pending")["order_id"]
 
     async def run(url: str) -> tuple[str, str, str]:
+        for name in ("a", "b"):
+            assert harness_post(url, "/harness/episodes", {"free": True, "episode": name}).status_code == 201
         async with mcp.Client(url) as first, mcp.Client(url) as second:
             await first.call_tool("cancel_order", {"order_id": order, "reason": "other"}, meta=episode("a"))
             mine = await first.call_tool("get_order", {"order_id": order}, meta=episode("a"))
@@ -142,8 +155,9 @@ def test_two_episodes_on_one_http_server_never_see_each_others_writes(retail_pac
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_two_clients_of_one_server_are_isolated_by_episode_or_by_connection(retail_package: Path, mode: str) -> None:
-    server = EnvServer(load_environment(open_package(retail_package)))
-    order = first(server.session("probe"), "list_orders", status="pending")["order_id"]
+    # Connections make episodes only where clients may start their own: free episodes.
+    server = EnvServer(load_environment(open_package(retail_package)), free_episodes=True)
+    order = first(server.episodes.open_free("probe").session, "list_orders", status="pending")["order_id"]
 
     async def run() -> tuple[str, str]:
         # Handshake-era (legacy) clients are told apart by their connection; modern ones by episode id.
@@ -160,12 +174,12 @@ def test_two_clients_of_one_server_are_isolated_by_episode_or_by_connection(reta
 
 def test_the_harness_resets_an_episode_and_the_agent_cannot(retail_package: Path) -> None:
     server = EnvServer(load_environment(open_package(retail_package)))
-    session = server.session("e1")
+    session = server.episodes.open_free("e1").session
     initial = session.state_hash()
     order = first(session, "list_orders", status="pending")["order_id"]
     session.call("cancel_order", {"order_id": order, "reason": "other"})
-    assert server.session("e1").state_hash() != initial
-    server.reset("e1")
-    assert server.session("e1").state_hash() == initial
+    assert server.episodes.get("e1").session.state_hash() != initial
+    server.episodes.reset("e1")
+    assert server.episodes.get("e1").session.state_hash() == initial
     ok, result = session.call_tool("reset", {})
     assert not ok and refusal_of(result)["code"] == "unknown_tool"

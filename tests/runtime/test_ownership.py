@@ -268,18 +268,17 @@ def test_every_session_serving_a_task_acts_for_its_person(packages: dict[str, Pa
     assert gym_env.episode is not None and gym_env.episode.session.person == person
 
     server = EnvServer(package.env)
-    assert server.session("free").person is None
-    server.act_for("bound", person)
-    server.reset("bound")
-    assert server.session("bound").person == person
+    assert server.episodes.open_free("free").session.person is None
+    server.episodes.open_task(task, "bound")
+    assert server.episodes.reset("bound").session.person == person
 
     app = AppServer(load_package(open_package(packages["retail"])), "web", "secret")
     with TestClient(app.app()) as client:
         headers = {"Authorization": "Bearer secret"}
-        bound = client.post("/harness/episodes", json={"task_id": task.id}, headers=headers).json()
-        free = client.post("/harness/episodes", json={}, headers=headers).json()
-    episode, unbound = app.episodes.by_id(bound["episode"]), app.episodes.by_id(free["episode"])
-    assert episode is not None and unbound is not None
+        bound = client.post("/harness/episodes", json={"task": task.id}, headers=headers).json()
+        free = client.post("/harness/episodes", json={"free": True}, headers=headers).json()
+    assert (bound["person"], free["person"]) == (person, None)
+    episode, unbound = app.episodes.get(bound["episode"]), app.episodes.get(free["episode"])
     assert episode.session.person == person and unbound.session.person is None
     episode.reset()
     assert episode.session.person == person

@@ -148,7 +148,7 @@ def test_the_page_model_refuses_what_a_browser_could_not_do(packages: dict[str, 
     server = AppServer(load_package(open_package(path)), "web")
     spec = AppSpec.model_validate_json((path / "apps/app.json").read_bytes())
     with TestClient(server.app()) as client:
-        episode = server.episodes.create()
+        episode = server.episodes.open_free()
         page = HttpPage(client, f"/e/{episode.token}/")
         with pytest.raises(StepError, match="0 elements named 'nav-nowhere'"):
             page.click("nav-nowhere")

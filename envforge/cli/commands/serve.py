@@ -17,7 +17,7 @@ import typer
 from envforge.cli.options import AppKind, Host, Package, Port
 
 DEFAULT_MAX_EPISODES = 2000
-"""envforge.runtime.mcp_server's default, repeated so the CLI starts without importing `mcp`."""
+"""envforge.runtime.episode_store's default, repeated so the CLI starts without importing the runtime."""
 
 
 def serve(
@@ -31,20 +31,39 @@ def serve(
     max_episodes: Annotated[
         int,
         typer.Option(
-            "--max-episodes", min=1, max=1_000_000, help="Live MCP episodes kept; past it the least recent is dropped."
+            "--max-episodes", min=1, max=1_000_000, help="Live episodes kept; past it the least recent is dropped."
         ),
     ] = DEFAULT_MAX_EPISODES,
     idle_timeout: Annotated[
         float | None,
-        typer.Option("--idle-timeout", min=1, help="Seconds after which an MCP episode without calls is dropped."),
+        typer.Option("--idle-timeout", min=1, help="Seconds after which an episode left unused is dropped."),
     ] = None,
+    free_episodes: Annotated[
+        bool,
+        typer.Option(
+            "--free-episodes",
+            help="MCP over HTTP: an episode id the harness never created starts a free episode (no task, no "
+            "person) instead of being refused.",
+        ),
+    ] = False,
 ) -> None:
     """Serve an environment over MCP (stdio, or streamable HTTP at /mcp), or its web or phone app (--app)."""
     from envforge.cli.output import announce
+    from envforge.errors import UserInputError
     from envforge.runtime.serve import serve_app, serve_mcp
 
     if app_kind is not None:
-        serve_app(package, app=app_kind, host=host, port=port, announce=announce)
+        if free_episodes:
+            raise UserInputError("--free-episodes is for MCP; an app's episodes are made by the harness, free or not")
+        serve_app(
+            package,
+            app=app_kind,
+            host=host,
+            port=port,
+            max_episodes=max_episodes,
+            idle_timeout=idle_timeout,
+            announce=announce,
+        )
         return
     serve_mcp(
         package,
@@ -53,6 +72,7 @@ def serve(
         port=port,
         max_episodes=max_episodes,
         idle_timeout=idle_timeout,
+        free_episodes=free_episodes,
         announce=announce,
     )
 

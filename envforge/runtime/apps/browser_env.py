@@ -32,12 +32,12 @@ from envforge.ir.uitasks import UI_TASKS_FILE, AppKind
 from envforge.runtime.apps.axtree import ELEMENT_ID_ATTRIBUTE, accessibility_text
 from envforge.runtime.apps.browser_actions import ActionError, BrowserAction, parse_browser_action
 from envforge.runtime.apps.chromium import INSTALL_HINT, context_options, find_chromium, shared_chromium
-from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.replay import run_steps
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
 from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
 from envforge.runtime.episode import EnvPackage
+from envforge.runtime.episode_store import ServedEpisode
 from envforge.runtime.gym_env import AnyText
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             }
         )
         self.action_space = AnyText()
-        self.episode: AppEpisode | None = None
+        self.episode: ServedEpisode | None = None
         self.steps = 0
         self.ended = False
         self._observation: dict[str, Any] | None = None
@@ -174,7 +174,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         else:
             if self.episode is not None:
                 self.server.episodes.close(self.episode.id)
-            self.episode = self.server.episodes.create(task_id=task.id, person=task.scenario.person)
+            self.episode = self.server.episodes.open_task(task)
         self.steps = 0
         self.ended = False
         if self._page_used:

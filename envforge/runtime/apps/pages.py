@@ -16,10 +16,10 @@ import jinja2
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from envforge.ir.apps import ActionForm, AppSpec, ListScreen
-from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.forms import error_messages, form_arguments, read_arguments
 from envforge.runtime.apps.pickers import PickerSource, picker_queries
 from envforge.runtime.environment import Environment
+from envforge.runtime.episode_store import ServedEpisode
 
 PAGE_SIZE = 20
 OFFSET_DIGITS = 9
@@ -39,7 +39,7 @@ class Pages:
     def _key(self, entity: str) -> str:
         return self.env.entities[entity].key
 
-    def _render(self, name: str, episode: AppEpisode, base: str, status: int = 200, **context: Any) -> HTMLResponse:
+    def _render(self, name: str, episode: ServedEpisode, base: str, status: int = 200, **context: Any) -> HTMLResponse:
         page = self.templates.get_template(name).render(
             app=self.spec,
             base=base,
@@ -52,20 +52,18 @@ class Pages:
     def _list(self, entity: str) -> ListScreen:
         return next(screen for screen in self.spec.lists if screen.entity == entity)
 
-    def _call(self, episode: AppEpisode, tool: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
-        ok, result = episode.session.call_tool(tool, arguments)
-        episode.calls.append((tool, arguments, ok))
-        return ok, result
+    def _call(self, episode: ServedEpisode, tool: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+        return episode.call(tool, arguments)
 
-    def message(self, episode: AppEpisode, base: str, heading: str, text: str, status: int = 404) -> HTMLResponse:
+    def message(self, episode: ServedEpisode, base: str, heading: str, text: str, status: int = 404) -> HTMLResponse:
         return self._render(
             "message.html", episode, base, status, title=heading, heading=heading, text=text, back=f"{base}/"
         )
 
-    def home(self, episode: AppEpisode, base: str) -> Response:
+    def home(self, episode: ServedEpisode, base: str) -> Response:
         return self._render("home.html", episode, base, title=self.spec.title)
 
-    def listing(self, episode: AppEpisode, base: str, entity: str, query: Mapping[str, str]) -> Response:
+    def listing(self, episode: ServedEpisode, base: str, entity: str, query: Mapping[str, str]) -> Response:
         if entity not in self.spec.navigation:
             return self.message(episode, base, "Not found", f"There is no section called {entity!r}.")
         screen = self._list(entity)
@@ -79,7 +77,7 @@ class Pages:
         return self._show_list(episode, base, screen, query)
 
     def _show_list(
-        self, episode: AppEpisode, base: str, screen: ListScreen, query: Mapping[str, str], error: str | None = None
+        self, episode: ServedEpisode, base: str, screen: ListScreen, query: Mapping[str, str], error: str | None = None
     ) -> Response:
         tool = self.env.tools[screen.tool]
         filters = [control.name for control in screen.search if not control.exact]
@@ -118,7 +116,7 @@ class Pages:
             flash=episode.take_flash(),
         )
 
-    def detail(self, episode: AppEpisode, base: str, entity: str, key: str) -> Response:
+    def detail(self, episode: ServedEpisode, base: str, entity: str, key: str) -> Response:
         screen = next((item for item in self.spec.details if item.entity == entity), None)
         if screen is None:
             return self.message(episode, base, "Not found", f"There is no section called {entity!r}.")
@@ -148,7 +146,7 @@ class Pages:
 
     def action(
         self,
-        episode: AppEpisode,
+        episode: ServedEpisode,
         base: str,
         tool: str,
         entity: str,
@@ -195,7 +193,7 @@ class Pages:
 
     def _form(
         self,
-        episode: AppEpisode,
+        episode: ServedEpisode,
         base: str,
         context: dict[str, Any],
         values: Mapping[str, str],

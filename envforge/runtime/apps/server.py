@@ -1,7 +1,8 @@
-"""The app server (ASGI): pages under `/e/<page token>/`, and the harness's state API behind a bearer token.
+"""The app server (ASGI): pages under `/e/<page token>/`, and the harness API (`harness_routes.py`, the one the
+MCP server mounts too) behind a bearer token.
 
 A page only ever sees its own episode's live state through the tools; the harness API (create, reset,
-snapshot, state, diff, verify) is on a separate path and refuses any request without the token, so an
+snapshot, state, diff, verdict, close) is on a separate path and refuses any request without the token, so an
 agent's page can read neither the task's answer nor the initial state.
 """
 
@@ -11,6 +12,7 @@ import mimetypes
 import posixpath
 import secrets
 from collections.abc import Mapping
+from typing import Unpack
 from urllib.parse import parse_qsl
 
 import jinja2
@@ -22,12 +24,13 @@ from starlette.routing import Route
 from envforge.errors import PackageError
 from envforge.ir.apps import AppSpec
 from envforge.ir.uitasks import AppKind
-from envforge.runtime.apps.bodies import FORM_LIMIT, BodyTooLargeError, client_error, read_body
-from envforge.runtime.apps.episodes import AppEpisode, EpisodeRegistry
-from envforge.runtime.apps.harness import harness_routes
 from envforge.runtime.apps.pages import OFFSET, OFFSET_DIGITS, Pages
+from envforge.runtime.bodies import FORM_LIMIT, BodyTooLargeError, client_error, read_body
 from envforge.runtime.environment import Environment
 from envforge.runtime.episode import EnvPackage
+from envforge.runtime.episode_store import EpisodeStore, ServedEpisode, StoreLimits
+from envforge.runtime.harness import Harness
+from envforge.runtime.harness_routes import harness_routes
 from envforge.runtime.opened_package import OpenedPackage
 
 APPS: tuple[AppKind, ...] = ("web", "phone")
@@ -76,14 +79,19 @@ class AppSite:
     """The pages of one app (web or phone) of an environment for many isolated episodes, without the harness."""
 
     def __init__(
-        self, env: Environment, spec: AppSpec, templates: jinja2.Environment, static: Mapping[str, bytes] | None
+        self,
+        env: Environment,
+        spec: AppSpec,
+        templates: jinja2.Environment,
+        static: Mapping[str, bytes] | None,
+        episodes: EpisodeStore | None = None,
     ) -> None:
         self.static = dict(static or {})
         """Static files by their path under `static/` (`static_files`)."""
         self.pages = Pages(env, spec, templates)
-        self.episodes = EpisodeRegistry(env)
+        self.episodes = episodes if episodes is not None else EpisodeStore(env)
 
-    def _episode(self, request: Request) -> AppEpisode | None:
+    def _episode(self, request: Request) -> ServedEpisode | None:
         return self.episodes.by_token(request.path_params["token"])
 
     async def _page(self, request: Request) -> Response:
@@ -144,15 +152,24 @@ class AppSite:
 class AppServer(AppSite):
     """One package's app (web or phone) for many isolated episodes, with the harness's state API."""
 
-    def __init__(self, package: EnvPackage, kind: AppKind, token: str | None = None) -> None:
+    def __init__(
+        self,
+        package: EnvPackage,
+        kind: AppKind,
+        token: str | None = None,
+        **limits: Unpack[StoreLimits],
+    ) -> None:
         self.package = package
         self.kind = kind
         self.token = token or secrets.token_urlsafe(24)
         spec, assets = load_app(package.files, kind)
-        super().__init__(package.env, spec, app_templates(asset_loader(assets, kind)), static_files(assets, kind))
+        episodes = EpisodeStore(package.env, **limits)
+        templates = app_templates(asset_loader(assets, kind))
+        super().__init__(package.env, spec, templates, static_files(assets, kind), episodes)
+        self.harness = Harness(package, self.episodes, kind)
 
     def app(self) -> Starlette:
-        return Starlette(routes=[*self.routes(), *harness_routes(self.package, self.episodes, self.token)])
+        return Starlette(routes=[*self.routes(), *harness_routes(self.harness, self.token)])
 
 
 async def _form(request: Request) -> dict[str, str]:

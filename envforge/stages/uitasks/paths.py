@@ -19,9 +19,9 @@ from envforge.ir.apps import ActionForm, DetailScreen, FormField, SearchControl
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.uitasks import AppKind, UIStep
 from envforge.runtime.answers import judge_answer
-from envforge.runtime.apps.episodes import AppEpisode
 from envforge.runtime.apps.pickers import PickerSource
 from envforge.runtime.apps.server import AppSite
+from envforge.runtime.episode_store import ServedEpisode
 from envforge.runtime.errors import refusal_of
 from envforge.stages.uitasks.http_page import HttpPage, StepError
 
@@ -55,7 +55,7 @@ class _Walk:
     site: AppSite
     kind: AppKind
     page: HttpPage
-    episode: AppEpisode
+    episode: ServedEpisode
 
     @property
     def base(self) -> str:
@@ -294,10 +294,10 @@ class _Walk:
 
 def build_path(
     site: AppSite, kind: AppKind, client: TestClient, task: TaskSpec
-) -> tuple[list[UIStep], AppEpisode, str | None]:
+) -> tuple[list[UIStep], ServedEpisode, str | None]:
     """The golden steps of `task` in this app, done on a fresh episode (returned, for the verifier), and for a
     question the answer as the app shows it."""
-    episode = site.episodes.create(task_id=task.id, person=task.scenario.person)
+    episode = site.episodes.open_task(task)
     page = HttpPage(client, f"/e/{episode.token}/")
     walk = _Walk(site, kind, page, episode)
     answer = None

@@ -9,7 +9,8 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def new_episode(client: TestClient, task_id: str | None = None) -> dict[str, str]:
-    response = client.post("/harness/episodes", json={"task_id": task_id} if task_id else {}, headers=AUTH)
+    """An episode for `task_id`, or a free one (no task, no person) without it."""
+    response = client.post("/harness/episodes", json={"task": task_id} if task_id else {"free": True}, headers=AUTH)
     assert response.status_code == 201, response.text
     episode: dict[str, str] = response.json()
     return episode

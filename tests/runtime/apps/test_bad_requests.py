@@ -10,8 +10,8 @@ import httpx2
 import pytest
 from starlette.testclient import TestClient
 
-from envforge.runtime.apps.bodies import FORM_LIMIT, JSON_LIMIT
 from envforge.runtime.apps.server import AppServer
+from envforge.runtime.bodies import FORM_LIMIT, JSON_LIMIT
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
 from tests.runtime.apps.harness_client import AUTH, TOKEN, new_episode
@@ -91,11 +91,30 @@ def test_a_static_path_with_a_nul_byte_is_a_404(client: TestClient) -> None:
     still_works(client, episode)
 
 
-@pytest.mark.parametrize("body", [b"{not json", b"\xff\xfe", b"[1, 2]", b'{"task_id": 7}', b'"x"'])
+@pytest.mark.parametrize("body", [b"{not json", b"\xff\xfe", b"[1, 2]", b'"x"'])
 def test_a_create_request_that_is_not_a_json_object_is_a_400(client: TestClient, body: bytes) -> None:
     response = client.post("/harness/episodes", content=body, headers=AUTH)
     assert "JSON" in refused(response, 400)
-    assert client.post("/harness/episodes", content=b"", headers=AUTH).status_code == 201
+    assert client.post("/harness/episodes", content=b'{"free": true}', headers=AUTH).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (b"", '{"free": true}'),
+        (b"{}", '{"free": true}'),
+        (b'{"task": 7}', "task: Input should be a valid string"),
+        (b'{"task_id": "retail-0001"}', "task_id: Extra inputs are not permitted"),
+        (b'{"task": "retail-0001", "free": true}', '{"free": true}'),
+        (b'{"task": "no-such-task"}', "no task 'no-such-task'"),
+        (b'{"free": true, "episode": "two words"}', "an episode id is 1 to 128"),
+    ],
+)
+def test_a_create_request_without_exactly_one_known_task_or_free_is_a_400(
+    client: TestClient, body: bytes, problem: str
+) -> None:
+    assert problem in refused(client.post("/harness/episodes", content=body, headers=AUTH), 400)
+    assert client.get("/harness/episodes", headers=AUTH).json()["live"] == 0
 
 
 @pytest.mark.parametrize(
@@ -148,6 +167,6 @@ def test_the_verdict_of_a_task_whose_verifier_file_went_missing_while_serving_is
     (copy / "verifiers" / f"{task_id}.py").unlink()
     with TestClient(server.app(), raise_server_exceptions=False) as http:
         episode = new_episode(http, task_id)
-        message = refused(http.get(f"/harness/episodes/{episode['episode']}/verdict", headers=AUTH), 409)
+        message = refused(http.post(f"/harness/episodes/{episode['episode']}/verdict", headers=AUTH), 409)
         assert f"verifiers/{task_id}.py" in message and "envforge generate" in message
         still_works(http, episode)

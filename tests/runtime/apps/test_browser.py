@@ -52,7 +52,7 @@ def test_cancelling_an_order_by_clicking_passes_the_task_verifier(
             created = urllib.request.Request(
                 f"{base_url}/harness/episodes",
                 method="POST",
-                data=json.dumps({"task_id": task.id}).encode(),
+                data=json.dumps({"task": task.id}).encode(),
                 headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
             )
             with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(created, timeout=10) as response:
@@ -69,7 +69,7 @@ def test_cancelling_an_order_by_clicking_passes_the_task_verifier(
             page.get_by_test_id("submit").click()
             page.get_by_test_id("confirm").click()
             expect(page.get_by_test_id("flash")).to_be_visible()
-            verdict = harness(base_url, "GET", f"/harness/episodes/{episode['episode']}/verdict")
+            verdict = harness(base_url, "POST", f"/harness/episodes/{episode['episode']}/verdict")
     finally:
         context.close()
     assert verdict["passed"] is True, verdict["reasons"]

@@ -130,7 +130,7 @@ def test_a_record_field_is_a_keyboard_picker_of_the_persons_rows_that_submits_th
     package = packages["retail"]
     customer, order, addresses = _reroute_case(package)
     server = AppServer(load_package(open_package(package)), kind)
-    episode = server.episodes.create(person=customer)
+    episode = server.episodes.open_free(person=customer)
     expected = PickerSource(server.package.env, episode.session).pickers(
         server.pages.spec.action("update_shipping_address"), {}, {}
     )["address_id"]

@@ -36,7 +36,8 @@ def test_the_harness_api_refuses_a_page_and_a_wrong_token(client: TestClient) ->
         ("get", f"/harness/episodes/{episode['episode']}/state"),
         ("get", f"/harness/episodes/{episode['episode']}/diff"),
         ("get", f"/harness/episodes/{episode['episode']}/snapshot"),
-        ("get", f"/harness/episodes/{episode['episode']}/verdict"),
+        ("post", f"/harness/episodes/{episode['episode']}/verdict"),
+        ("get", "/harness/episodes"),
         ("delete", f"/harness/episodes/{episode['episode']}"),
     ]
     for headers in ({}, {"Authorization": f"Bearer {page_token}"}, {"Authorization": "Bearer wrong"}):
@@ -81,11 +82,11 @@ def test_a_task_done_through_the_pages_passes_its_verifier_and_only_in_its_own_e
     order_id = task.oracle[-1].arguments["order_id"]
     reason = task.oracle[-1].arguments["reason"]
     mine, other = new_episode(client, task.id), new_episode(client, task.id)
-    verdict = client.get(f"/harness/episodes/{mine['episode']}/verdict", headers=AUTH).json()
+    verdict = client.post(f"/harness/episodes/{mine['episode']}/verdict", headers=AUTH).json()
     assert verdict["passed"] is False  # the initial state does not satisfy the task
     page = golden_cancel(client, mine["url"], person_email(retail_package, task), order_id, reason)
     assert 'data-testid="flash"' in page
-    assert client.get(f"/harness/episodes/{mine['episode']}/verdict", headers=AUTH).json()["passed"] is True
+    assert client.post(f"/harness/episodes/{mine['episode']}/verdict", headers=AUTH).json()["passed"] is True
     changes = client.get(f"/harness/episodes/{mine['episode']}/diff", headers=AUTH).json()["changes"]
     assert {"entity": "order", "key": order_id} in [{"entity": c["entity"], "key": c["key"]} for c in changes]
     assert client.get(f"/harness/episodes/{other['episode']}/diff", headers=AUTH).json()["changes"] == []

@@ -48,7 +48,7 @@ def test_a_table_wider_than_its_card_scrolls_sideways_and_shows_its_last_column(
     chromium: Browser, retail_package: Path
 ) -> None:
     server = AppServer(load_package(open_package(retail_package)), "web")
-    episode = server.episodes.create()
+    episode = server.episodes.open_free()
     context = chromium.new_context(viewport=NARROW)
     page = context.new_page()
     try:
@@ -84,7 +84,7 @@ def test_no_phone_screen_is_wider_than_the_phone(chromium: Browser, packages: di
         for domain in ("retail", "banking", "clinic"):
             server = AppServer(load_package(open_package(packages[domain])), "phone")
             spec = server.pages.spec
-            episode = server.episodes.create()
+            episode = server.episodes.open_free()
             with serve(server.app()) as base_url:
                 home = f"{base_url}/e/{episode.token}"
                 paths = [f"/{screen.entity}/" for screen in spec.lists]

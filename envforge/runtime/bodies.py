@@ -1,4 +1,4 @@
-"""Request bodies read under a cap, and the one-line JSON errors the app server answers bad requests with.
+"""Request bodies read under a cap, and the one-line JSON errors the servers answer bad HTTP requests with.
 
 A body is streamed and counted, never read whole first: one that declares or sends more than its route's
 limit is refused with 413 before anything is parsed or written.
