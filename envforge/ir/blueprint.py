@@ -386,6 +386,16 @@ class Blueprint(IRModel):
             if field.unique and field.type != "id" and field.name not in NAME_FIELDS
         ]
 
+    def personal_fields(self) -> list[str]:
+        """Fields of the person entity that tell who someone is: their names, credentials and unique fields."""
+        person = self.entity(self.person)
+        credentials = {name for credential in self.credentials() for name in credential}
+        return [
+            field.name
+            for field in person.fields
+            if field.type != "id" and (field.name in NAME_FIELDS or field.name in credentials or field.unique)
+        ]
+
     def entity(self, name: str) -> EntitySpec:
         for entity in self.entities:
             if entity.name == name:

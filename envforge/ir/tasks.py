@@ -106,6 +106,9 @@ class CallRecord(IRModel):
     refusal: str | None = None
     """A refused WRITE attempt: `ownership` when it named another person's row, else the error code. Nothing it
     did reached the state."""
+    others: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """A lookup of people: the personal fields (names, credentials) it showed of each person other than the one
+    served, by their key. What no message to the user may repeat."""
 
 
 class RunHistory(IRModel):
@@ -218,3 +221,5 @@ class Verdict(IRModel):
     components: dict[str, bool]
     reasons: list[str]
     """Why a component failed, one line each."""
+    others_read: int = 0
+    """How many people other than the user the run looked up and saw the personal records of."""

@@ -96,11 +96,23 @@ def _unstorable(value: object, path: str = "") -> str | None:
     return None
 
 
-def _column(result: ToolResult, column: str) -> list[str]:
-    """The values of `column` in the rows a READ call returned: each row of its page, or its one row."""
+def _rows(result: ToolResult) -> list[Mapping[str, object]]:
+    """The rows a READ call returned: each row of its page, or its one row."""
     page = result.get("items")
-    rows = page if isinstance(page, list) else [result]
-    return [str(row[column]) for row in rows if isinstance(row, Mapping)]
+    return [row for row in (page if isinstance(page, list) else [result]) if isinstance(row, Mapping)]
+
+
+def _column(result: ToolResult, column: str) -> list[str]:
+    return [str(row[column]) for row in _rows(result)]
+
+
+def _others(result: ToolResult, person: str, fields: tuple[str, ...], served: str) -> dict[str, dict[str, str]]:
+    """The personal fields a lookup showed of each person but the one served."""
+    return {
+        str(row[person]): {name: str(row[name]) for name in fields if row.get(name) not in (None, "")}
+        for row in _rows(result)
+        if str(row[person]) != served
+    }
 
 
 def refusal_kind(error: ToolError) -> str:
@@ -124,6 +136,7 @@ class Dispatcher:
             for relation in blueprint.relations
             if relation.child in blueprint.linked_persons and relation.parent == blueprint.person
         }
+        personal = blueprint.personal_fields()
         self.reads = {
             tool.name: (tool.entity, env.entities[tool.entity].key, columns.get(tool.entity))
             for tool in env.toolgraph.tools
@@ -131,6 +144,11 @@ class Dispatcher:
         }
         """READ tools -> (their entity, its key column, and for reads of the person entity or its linked records the
         column holding the person's key): what the history logs of each read."""
+        self.personal = {
+            entity: tuple(name for name in personal if name in env.entities[entity].statements.table.columns)
+            for entity in columns
+        }
+        """Person entities (and linked records) -> their columns that tell who someone is."""
         for tool in env.toolgraph.tools:
             runtime = env.entities[tool.entity]
             if tool.operation == "get":
@@ -172,7 +190,9 @@ class Dispatcher:
         if read is not None and self.actions.logging:
             entity, key, person = read
             persons = _column(result, person) if person is not None else None
-            log_read(self.connection, name, arguments, {entity: _column(result, key)}, persons)
+            served = self.actions.person
+            others = _others(result, person, self.personal[entity], served) if person and served else None
+            log_read(self.connection, name, arguments, {entity: _column(result, key)}, persons, others)
         return result
 
     def _get(self, tool: str, runtime: EntityRuntime) -> Handler:

@@ -33,7 +33,7 @@ CALLS = "_envforge_calls"
 """The call log."""
 PRIVATE_PREFIX = "_envforge_"
 _SELECT_WRITES = f"SELECT seq, call, entity, key, op, before, after FROM {HISTORY} ORDER BY seq"
-_SELECT_CALLS = f"SELECT seq, tool, kind, arguments, persons, rows, refusal FROM {CALLS} ORDER BY seq"
+_SELECT_CALLS = f"SELECT seq, tool, kind, arguments, persons, rows, refusal, others FROM {CALLS} ORDER BY seq"
 
 
 class _Statements(Protocol):
@@ -68,7 +68,7 @@ def history_ddl(tables: dict[str, tuple[str, list[str]]]) -> list[str]:
     """The log table and each entity table's triggers; `tables` maps a table to (key column, columns)."""
     statements = [
         f"CREATE TABLE IF NOT EXISTS {CALLS} (seq INTEGER PRIMARY KEY, tool TEXT NOT NULL, kind TEXT NOT NULL, "
-        "arguments TEXT NOT NULL, persons TEXT, rows TEXT, refusal TEXT, open INTEGER NOT NULL DEFAULT 0)",
+        "arguments TEXT NOT NULL, persons TEXT, rows TEXT, refusal TEXT, others TEXT, open INTEGER NOT NULL DEFAULT 0)",
         f"CREATE TABLE IF NOT EXISTS {HISTORY} (seq INTEGER PRIMARY KEY, call INTEGER, entity TEXT NOT NULL, "
         "key TEXT NOT NULL, op TEXT NOT NULL, before TEXT, after TEXT)",
     ]
@@ -126,11 +126,19 @@ def log_read(
     arguments: ToolArguments,
     rows: dict[str, list[str]],
     persons: list[str] | None,
+    others: dict[str, dict[str, str]] | None = None,
 ) -> None:
-    """Log a READ call, the keys of the rows it returned, and for a lookup of the person the person keys."""
+    """Log a READ call, the keys of the rows it returned, and for a lookup of people the person keys and what it
+    showed of people other than the one served."""
     connection.execute(
-        f"INSERT INTO {CALLS} (tool, kind, arguments, persons, rows) VALUES (?, 'read', ?, ?, ?)",
-        (tool, canonical_json(arguments), None if persons is None else json.dumps(persons), json.dumps(rows)),
+        f"INSERT INTO {CALLS} (tool, kind, arguments, persons, rows, others) VALUES (?, 'read', ?, ?, ?, ?)",
+        (
+            tool,
+            canonical_json(arguments),
+            None if persons is None else json.dumps(persons),
+            json.dumps(rows),
+            canonical_json(others) if others else None,
+        ),
     )
 
 
@@ -188,8 +196,9 @@ def read_calls(connection: sqlite3.Connection) -> list[CallRecord]:
             persons=json.loads(persons) if persons is not None else [],
             rows=json.loads(returned) if returned is not None else {},
             refusal=refusal,
+            others=json.loads(others) if others is not None else {},
         )
-        for seq, tool, kind, arguments, persons, returned, refusal in rows
+        for seq, tool, kind, arguments, persons, returned, refusal, others in rows
     ]
 
 

@@ -37,6 +37,7 @@ CLASSES = {
     "refused_said_done",
     "failure_after_success",
     "grader_note",
+    "disclosure",
     "unasserted_answer",
 }
 
