@@ -6,6 +6,7 @@ task's initial state, the calls the agent made, and the shipped verifier's verdi
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +20,10 @@ from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import OpenedPackage
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import check_verifiers_present, load_package_verifier, load_tasks, pick_task
+
+
+VERIFY_PARAMETERS = 3
+"""`verify(history, transcript, vocabulary)`: what a verifier takes since it reads the agent's messages."""
 
 
 @dataclass
@@ -51,6 +56,10 @@ class EnvPackage:
         module = self._verifiers.get(task_id)
         if module is None:
             module = self._verifiers[task_id] = load_package_verifier(self.files, task_id)
+        if len(inspect.signature(module.verify).parameters) < VERIFY_PARAMETERS:
+            # A package made before verifiers read the conversation: its verifier judges the history and answer.
+            old: Verdict = module.verify(history, transcript)
+            return old
         verdict: Verdict = module.verify(history, transcript, self.vocabulary)
         return verdict
 

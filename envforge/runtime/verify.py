@@ -183,7 +183,10 @@ def _grounded(spec: VerifierSpec, calls: list[CallRecord], after: int) -> bool |
 
 
 def verify(
-    spec: VerifierSpec, history: RunHistory, transcript: Transcript | None, vocabulary: Vocabulary | None
+    spec: VerifierSpec,
+    history: RunHistory,
+    transcript: Transcript | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> Verdict:
     """Judge a run from what its session logged and its transcript. With the domain's claim `vocabulary`
     (`envforge.runtime.claims.vocabulary_of`), what the agent's messages claim is judged too; None judges the

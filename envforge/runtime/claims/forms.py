@@ -122,6 +122,10 @@ def plural(noun: str) -> str:
     return f"{head} {last}".strip()
 
 
+ASK_NOUNS = frozenset({"request", "change", "update", "add", "set"})
+"""Verbs whose bare noun names any ask (`your request is complete`, `the change you wanted`): never one action's act."""
+
+
 def act_nouns(verb: str) -> set[str]:
     """The nouns that name the act itself: `cancellation`, `refund`, `booking`."""
     head, particle = verb.split(" ", 1) if " " in verb else split_phrasal(verb)

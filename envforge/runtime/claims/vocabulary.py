@@ -17,7 +17,7 @@ from functools import lru_cache
 from envforge.ir.blueprint import ActionSpec, Blueprint, IncrementEffect, InsertEffect
 from envforge.ir.compose import plain_names
 from envforge.ir.naming import split_action_name
-from envforge.runtime.claims.forms import PARTICLES, Form, act_nouns, phrase_forms, plural, verb_forms
+from envforge.runtime.claims.forms import ASK_NOUNS, PARTICLES, Form, act_nouns, phrase_forms, plural, verb_forms
 from envforge.runtime.environment import Environment
 from envforge.text import humanize
 
@@ -101,7 +101,7 @@ def _terms(action: ActionSpec, spoken: dict[str, str]) -> ActionTerms:
             events |= _with_head(_words_of(effect.insert, spoken)) | _with_head(humanize(effect.alias))
         if isinstance(effect, IncrementEffect):
             events |= _with_head(humanize(effect.increment.split(".", 1)[1]))
-    return ActionTerms(action.name, verb, tuple(sorted(objects)), tuple(sorted(events)))
+    return ActionTerms(action.name, verb, tuple(sorted(objects)), tuple(sorted(events - ASK_NOUNS)))
 
 
 def action_terms(blueprint: Blueprint) -> tuple[ActionTerms, ...]:
