@@ -113,7 +113,9 @@ def test_reverify_follows_a_verifier_change(showcase_copy: Path) -> None:
     # Changed through the package module, which re-hashes it: a hand edit would be refused as a changed package.
     fixed = (
         verifier.read_text()
-        + "\n_original = verify\n\ndef verify(history, transcript):\n    verdict = _original(history, transcript)\n    return verdict.model_copy(update={'reward': 0.0, 'passed': False})\n"
+        + "\n_original = verify\n\ndef verify(history, transcript, vocabulary):\n"
+        + "    verdict = _original(history, transcript, vocabulary)\n"
+        + "    return verdict.model_copy(update={'reward': 0.0, 'passed': False})\n"
     )
     update_package(showcase_copy, {}, {f"verifiers/{task_id}.py": fixed.encode()})
     changed = reverify(load_package(open_package(showcase_copy)), runs)

@@ -243,10 +243,10 @@ def test_an_invalid_action_reports_an_error_and_the_episode_goes_on(web_env: Bro
 
 def test_clicking_a_point_scrolling_and_going_back(web_env: BrowserEnv, ui_package: Path) -> None:
     web_env.reset(options={"task_id": cancel_tasks(ui_package)[0].id})
-    box = web_env.page.get_by_test_id("nav-customer").bounding_box()
+    box = web_env.page.get_by_test_id("nav-order").bounding_box()
     assert box is not None
     observation, *_ = act(web_env, action="click", x=box["x"] + box["width"] / 2, y=box["y"] + box["height"] / 2)
-    assert observation["url"] == "/customer/"
+    assert observation["url"] == "/order/"
     scrolled, *_ = act(web_env, action="scroll", dy=400)
     assert web_env.page.evaluate("window.scrollY") == 400
     assert not np.array_equal(scrolled["screenshot"], observation["screenshot"])
