@@ -31,6 +31,8 @@ PERSON_FIELDS: tuple[dict[str, Any], ...] = (
     },
 )
 """How users identify themselves: the task synthesizer finds a user by a unique searchable field."""
+CREDENTIAL = "email"
+"""The person field that authenticates a user of a written blueprint (the blueprint's default credential)."""
 
 
 def _prefix(name: str, taken: set[str]) -> str:
@@ -167,7 +169,8 @@ def build_blueprint(answers: dict[str, Any], notes: list[str] | None = None) -> 
             "name": persona["name"],
             "description": persona["description"],
             "traits": list(persona["traits"]),
-            "knows": list(dict.fromkeys(persona["knows"])),
+            # Every user can state the email that authenticates them, whatever else the model chose.
+            "knows": list(dict.fromkeys([*persona["knows"], CREDENTIAL])),
         }
         for persona in _first_of_each(answers["personas"]["personas"], set(), "persona", notes)
     ]
