@@ -137,14 +137,14 @@ def test_a_task_whose_check_disagrees_is_dropped_as_barrier_disagreement_and_bac
     replayed: tuple[Path, dict[str, Any]],
 ) -> None:
     """Real SmolLM2 answers: its checks of five of the eight candidates name another pet (the first writes
-    'Julie Rogers' as 'JULY_ROGERS'); the other three ship, one short of the four asked for."""
+    'Julie Rogers' as 'julie_rossell'); the other three ship, one short of the four asked for."""
     package, _ = replayed
     report = json.loads((package / "report.json").read_text())
     synthesis = json.loads((package / "synthesis.json").read_text())
     dropped = [result for result in report["tasks"] if result["reason"].startswith("barrier_disagreement:")]
     assert [result["task_id"] for result in dropped] == [f"{DOMAIN}-{index:04d}" for index in (1, 2, 3, 4, 7)]
     assert dropped[0]["reason"] == (
-        "barrier_disagreement: the check declares pet_name.pet_name = 'JULY_ROGERS'; the verifier expects 'Julie Rogers'"
+        "barrier_disagreement: the check declares pet_name.pet_name = 'julie_rossell'; the verifier expects 'Julie Rogers'"
     )
     assert report["tasks_dropped"] == {"barrier_disagreement": 5}
     assert (synthesis["barrier_agreed"], synthesis["barrier_dropped"]) == (TASKS - 1, 5)
