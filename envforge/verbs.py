@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from envforge.rollouts.trajectory import Trajectory
     from envforge.stages.generate import RunResult
     from envforge.suite.report import BatchOutcome, SuiteReport
-    from envforge.validators.results import CheckResult
+    from envforge.validators.results import CheckReport
 
 __all__ = ["RolloutOptions", "batch", "check", "export", "fuse", "generate", "rollout", "validate"]
 
@@ -120,7 +120,7 @@ def fuse(
         return run_pipeline(target, Path(out), config, force=force, on_stage=on_stage)
 
 
-def check(package: str | Path, *, sample: int | None = None, junit: str | Path | None = None) -> list[CheckResult]:
+def check(package: str | Path, *, sample: int | None = None, junit: str | Path | None = None) -> CheckReport:
     """The conformance suite on a package: file integrity, tool tests, every verifier through the gate, oracle
     and reset determinism, an MCP round trip, the apps. `sample` gates and replays only that many tasks (an even
     spread); `junit` also writes the results there as JUnit XML."""
@@ -128,12 +128,13 @@ def check(package: str | Path, *, sample: int | None = None, junit: str | Path |
     from envforge.validators.checks import run_checks
     from envforge.validators.junit import render_junit
     from envforge.validators.loaded_package import open_for_check, read_env_id
+    from envforge.validators.results import CheckReport
 
     opened = open_for_check(Path(package))
-    results = run_checks(opened, sample=sample)
+    report = CheckReport(read_env_id(opened), run_checks(opened, sample=sample))
     if junit is not None:
-        write_file_atomic(Path(junit), render_junit(read_env_id(opened), results))
-    return results
+        write_file_atomic(Path(junit), render_junit(report))
+    return report
 
 
 def rollout(

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from envforge.errors import UserInputError
 from envforge.files import dump_json, write_file_atomic
+from envforge.ir.display import Display, Table
 from envforge.ir.synthesis import BlueprintWriting, LLMUsage, ReviewConfig, SynthesisReport, TaskReview
 from envforge.llm import CacheMode, LLMClient, ResponseCache, Usage
 from envforge.pipeline.dag import GenerateConfig
@@ -77,11 +78,11 @@ class SynthesisResult:
             "cache_hits": self.usage.cached,
         }
 
-    def rows(self) -> list[tuple[str, str]]:
-        """What the model did, and with what result: a row per step, the tokens and the cost."""
+    def display(self) -> Display:
+        """The stages, then what the model did and with what result: a row per step, the tokens and the cost."""
         report = self.report
         writing, usage = report.blueprint, report.usage
-        return [
+        rows = [
             ("blueprint", f"accepted after {writing.questions} questions, {writing.repair_rounds} repair rounds"),
             *(("  repaired", repair) for repair in writing.repairs),
             ("tasks reviewed", str(report.tasks_reviewed)),
@@ -94,6 +95,8 @@ class SynthesisResult:
             ),
             ("cost", f"{usage.cost:.4f}"),
         ]
+        synthesis = Table(f"LLM synthesis: {report.model}", ("what", "result"), rows)
+        return Display(tables=[self.run.table(), synthesis], warnings=self.run.warnings())
 
 
 def make_client(config: SynthesisConfig) -> LLMClient:

@@ -50,7 +50,7 @@ def bench(
 ) -> None:
     """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
     from envforge.bench.modes import bench_app, bench_runtime, bench_served_model
-    from envforge.cli.output import print_bench
+    from envforge.cli.output import print_outcome
 
     if app_kind is not None:
         report = bench_app(package, app_kind, repeat=repeat)
@@ -62,7 +62,7 @@ def bench(
         report = bench_runtime(
             package, sessions=sessions, repeat=repeat, generation=generation, sizes=sizes, scale_tasks=scale_tasks
         )
-    print_bench(report, as_json=as_json)
+    print_outcome(report, as_json=as_json)
 
 
 def bench_suite(
@@ -83,7 +83,7 @@ def bench_suite(
 ) -> None:
     """Run one batch with each executor into fresh folders --repeat times: median packages/hour and tasks/s,
     the ratio to the first executor, and a check that every executor wrote the same packages (exit 1 if not)."""
-    from envforge.cli.output import batch_progress, print_suite_bench
+    from envforge.cli.output import batch_progress, print_outcome
     from envforge.suite.throughput import parse_executors, run_suite_bench
 
     report = run_suite_bench(
@@ -96,7 +96,7 @@ def bench_suite(
         repeat=repeat,
         progress=partial(batch_progress, enabled=not as_json),
     )
-    print_suite_bench(report, as_json=as_json)
+    print_outcome(report, as_json=as_json)
     if report.mismatches:
         raise EnvforgeError(
             f"package hashes differ between the batches (see the {len(report.mismatches)} HASH MISMATCH lines): "

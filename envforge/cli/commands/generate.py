@@ -64,7 +64,7 @@ def generate(
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
     import envforge
-    from envforge.cli.output import print_run, print_synthesis, stage_progress
+    from envforge.cli.output import print_outcome, stage_progress
 
     if from_description is not None:
         from envforge.pipeline.dag import GenerateConfig
@@ -91,7 +91,7 @@ def generate(
             synthesized = synthesize_environment(
                 llm, out, config, force=force, from_stage=from_stage, on_stage=on_stage
             )
-        print_synthesis(synthesized, as_json=as_json)
+        print_outcome(synthesized, as_json=as_json)
         return
     if blueprint is None:
         raise UserInputError(
@@ -101,7 +101,7 @@ def generate(
         result = envforge.generate(
             blueprint, out, seed=seed, rows=rows, tasks=tasks, force=force, from_stage=from_stage, on_stage=on_stage
         )
-    print_run(result, as_json=as_json)
+    print_outcome(result, as_json=as_json)
 
 
 def batch(
@@ -127,7 +127,7 @@ def batch(
     """Generate many packages in parallel, a failing blueprint never stopping the others; write OUT/suite.json.
     Rerunning resumes: finished stages and packages come from the cache."""
     import envforge
-    from envforge.cli.output import batch_progress, print_batch
+    from envforge.cli.output import batch_progress, print_outcome
 
     check_address(address, executor)
     report = envforge.batch(
@@ -141,7 +141,7 @@ def batch(
         address=address,
         progress=partial(batch_progress, enabled=not as_json),
     )
-    print_batch(report, as_json=as_json)
+    print_outcome(report, as_json=as_json)
     failures = [outcome for outcome in report.outcomes if not outcome.ok]
     if failures:
         raise typer.Exit(2 if all(outcome.user_error for outcome in failures) else 1)
@@ -182,7 +182,7 @@ def fuse(
     """Fuse 2-3 domains into one environment: namespaced tables and tools, the same person linked across them by
     a shared identity, merged policies, and tasks of which at least a third cross domains."""
     import envforge
-    from envforge.cli.output import print_run, stage_progress
+    from envforge.cli.output import print_outcome, stage_progress
 
     with stage_progress(enabled=not as_json) as on_stage:
         result = envforge.fuse(
@@ -198,4 +198,4 @@ def fuse(
             force=force,
             on_stage=on_stage,
         )
-    print_run(result, as_json=as_json)
+    print_outcome(result, as_json=as_json)
