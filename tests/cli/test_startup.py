@@ -13,8 +13,9 @@ def test_importing_the_app_loads_only_the_cli_and_typer() -> None:
     run = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=REPO)
     loaded = set(run.stdout.split())
     ours = {name for name in loaded if name.startswith("envforge.") and not name.startswith("envforge.cli")}
-    # `envforge.bench.sizes` and `envforge.rollouts.options` hold option defaults and import no other module of
-    # envforge at run time; `envforge.version` is what the root module (every import of envforge) loads.
+    # `envforge.bench.sizes`, `envforge.rollouts.options` and `envforge.synthesis.options` hold option defaults and
+    # import no other module of envforge at run time; `envforge.version` is what the root module (every import of
+    # envforge) loads.
     assert ours == {
         "envforge.errors",
         "envforge.version",
@@ -22,5 +23,7 @@ def test_importing_the_app_loads_only_the_cli_and_typer() -> None:
         "envforge.bench.sizes",
         "envforge.rollouts",
         "envforge.rollouts.options",
+        "envforge.synthesis",
+        "envforge.synthesis.options",
     }
     assert not loaded & {"mcp", "pydantic", "rich", "uvicorn", "starlette", "yaml"}

@@ -10,21 +10,22 @@ from typing import Annotated
 import typer
 
 from envforge.cli.options import (
+    DESCRIPTION_OPTIONS,
     Address,
     AsJson,
-    CacheDir,
     Executor,
-    JsonMode,
-    Offline,
     OutDir,
     Rows,
     Seed,
     Tasks,
     check_address,
+    with_options,
 )
 from envforge.errors import UserInputError
+from envforge.synthesis.options import DescriptionOptions
 
 
+@with_options(DescriptionOptions, DESCRIPTION_OPTIONS)
 def generate(
     blueprint: Annotated[
         str | None, typer.Argument(help="Blueprint YAML file, or a shipped name such as 'retail'.")
@@ -42,24 +43,8 @@ def generate(
         str | None,
         typer.Option("--from-description", help="Have an LLM write the blueprint from this description instead."),
     ] = None,
-    base_url: Annotated[
-        str | None, typer.Option("--base-url", help="With --from-description: the model's OpenAI-compatible endpoint.")
-    ] = None,
-    model: Annotated[str | None, typer.Option("--model", help="With --from-description: the model name.")] = None,
-    cache: CacheDir = None,
-    offline: Offline = False,
-    repair_rounds: Annotated[
-        int, typer.Option("--repair-rounds", min=0, max=20, help="Times a blueprint error is sent back to the model.")
-    ] = 3,
-    price_prompt: Annotated[
-        float, typer.Option("--price-prompt", min=0.0, help="Price per million prompt tokens, for the cost report.")
-    ] = 0.0,
-    price_completion: Annotated[
-        float, typer.Option("--price-completion", min=0.0, help="Price per million completion tokens.")
-    ] = 0.0,
-    json_mode: Annotated[
-        JsonMode, typer.Option("--json-mode", help="How schemas reach the model: vllm (structured_outputs) or openai.")
-    ] = "vllm",
+    *,
+    llm: DescriptionOptions,
 ) -> None:
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
@@ -75,21 +60,11 @@ def generate(
             raise UserInputError(
                 f"give a BLUEPRINT or --from-description, not both (got '{blueprint}' and a description)"
             )
-        llm = build_synthesis_config(
-            from_description,
-            base_url=base_url,
-            model=model,
-            cache=cache,
-            offline=offline,
-            repair_rounds=repair_rounds,
-            price_prompt=price_prompt,
-            price_completion=price_completion,
-            json_mode=json_mode,
-        )
+        synthesis = build_synthesis_config(from_description, llm)
         config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
         with stage_progress(enabled=not as_json) as on_stage:
             synthesized = synthesize_environment(
-                llm, out, config, force=force, from_stage=from_stage, on_stage=on_stage
+                synthesis, out, config, force=force, from_stage=from_stage, on_stage=on_stage
             )
         print_outcome(synthesized, as_json=as_json)
         return

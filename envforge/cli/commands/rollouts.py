@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from envforge.cli.options import AsJson, Package, with_rollout_options
+from envforge.cli.options import ROLLOUT_OPTIONS, AsJson, Package, rollout_options, with_options
 from envforge.rollouts.options import RolloutOptions
 
 
-@with_rollout_options(samples=1)
+@with_options(RolloutOptions, ROLLOUT_OPTIONS, rollout_options, k=1)
 def rollout(package: Package, options: RolloutOptions, as_json: AsJson = False) -> None:
     """Run a served model on a package's tasks (k episodes each) and save every episode as a trajectory."""
     import envforge
@@ -22,7 +22,7 @@ def rollout(package: Package, options: RolloutOptions, as_json: AsJson = False) 
     print_outcome(envforge.rollout(package, options, progress=episode_progress), as_json=as_json)
 
 
-@with_rollout_options(samples=4)
+@with_options(RolloutOptions, ROLLOUT_OPTIONS, rollout_options, k=4)
 def validate(
     package: Package,
     options: RolloutOptions,
