@@ -72,16 +72,11 @@ def batch(
     Ray here). A failing blueprint never stops the others: it is a row of the report, which is also saved as
     `out/suite.json`. Rerunning resumes from the stage cache.
     """
-    from envforge.executors import import_ray
-    from envforge.suite.blueprints import check_distinct, resolve_suite
-    from envforge.suite.run import BatchSettings, run_suite
+    from envforge.suite.run import batch_suite
+    from envforge.suite.settings import BatchSettings
 
-    if executor == "ray":
-        import_ray()
-    entries = resolve_suite([str(blueprint) for blueprint in blueprints])
-    check_distinct(entries, Path(out))
     settings = BatchSettings(seed, rows, tasks, workers, executor, address)
-    return run_suite([entry.path for entry in entries], Path(out), settings, progress)
+    return batch_suite([str(blueprint) for blueprint in blueprints], Path(out), settings, progress)
 
 
 def fuse(

@@ -1,6 +1,5 @@
 """Options and arguments that several commands declare the same way, and option groups: an option for each field
-of a dataclass the command takes whole (`RolloutOptions` for `rollout` and `validate`, `DescriptionOptions` for
-`generate --from-description`)."""
+of a dataclass a command takes whole (`with_options`), such as the `RolloutOptions` of `rollout` and `validate`."""
 
 from __future__ import annotations
 
@@ -90,28 +89,6 @@ ROLLOUT_OPTIONS: dict[str, Any] = {
     "address": Address,
 }
 """The option of each field of `RolloutOptions`, which holds the defaults; `-k` has a default per command."""
-
-DESCRIPTION_OPTIONS: dict[str, Any] = {
-    "base_url": Annotated[
-        str | None, typer.Option("--base-url", help="With --from-description: the model's OpenAI-compatible endpoint.")
-    ],
-    "model": Annotated[str | None, typer.Option("--model", help="With --from-description: the model name.")],
-    "cache": CacheDir,
-    "offline": Offline,
-    "repair_rounds": Annotated[
-        int, typer.Option("--repair-rounds", min=0, max=20, help="Times a blueprint error is sent back to the model.")
-    ],
-    "price_prompt": Annotated[
-        float, typer.Option("--price-prompt", min=0.0, help="Price per million prompt tokens, for the cost report.")
-    ],
-    "price_completion": Annotated[
-        float, typer.Option("--price-completion", min=0.0, help="Price per million completion tokens.")
-    ],
-    "json_mode": Annotated[
-        JsonMode, typer.Option("--json-mode", help="How schemas reach the model: vllm (structured_outputs) or openai.")
-    ],
-}
-"""The option of each field of `DescriptionOptions` (`generate --from-description`)."""
 
 Command = Callable[..., None]
 

@@ -28,6 +28,7 @@ from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
+from envforge.ir.serving import DEFAULT_MAX_EPISODES
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.dispatch import shown_name
 from envforge.runtime.environment import Environment
@@ -41,7 +42,6 @@ logger = logging.getLogger(__name__)
 EPISODE_META_KEY = "envforge/episode"
 EPISODE_HEADER = "x-envforge-episode"
 DEFAULT_EPISODE = "default"
-DEFAULT_MAX_EPISODES = 2000
 EPISODE_ID_MAX = 128
 EPISODE_ID = re.compile(rf"[\w.:@+-]{{1,{EPISODE_ID_MAX}}}")
 """Letters, digits and `_.:@+-`: what uuids, task ids and `connection:...` ids use; no spaces or controls."""

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from envforge.errors import UserInputError
+from envforge.ir.serving import ServeOptions
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
@@ -61,22 +62,22 @@ def bind_listener(host: str, port: int) -> socket.socket:
     return listener
 
 
-def serve_mcp(
-    package: Path,
-    *,
-    transport: str,
-    host: str,
-    port: int,
-    max_episodes: int,
-    idle_timeout: float | None,
-    announce: Callable[[str], None],
-) -> None:
+def serve_package(package: Path, options: ServeOptions, announce: Callable[[str], None]) -> None:
+    """The package's app when `options.app` names one, else the package over MCP, until interrupted."""
+    if options.app is not None:
+        serve_app(package, app=options.app, host=options.host, port=options.port, announce=announce)
+    else:
+        serve_mcp(package, options, announce)
+
+
+def serve_mcp(package: Path, options: ServeOptions, announce: Callable[[str], None]) -> None:
     """One client over stdio until it closes the pipe, or many over streamable HTTP until interrupted."""
     # Imported here: `mcp` takes a third of a second to import, which serving an app never needs.
     from envforge.runtime.mcp_compat import MCP_MAJOR
     from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
-    if transport == "stdio":
+    max_episodes, idle_timeout = options.max_episodes, options.idle_timeout
+    if options.transport == "stdio":
         serve_stdio(load_package(open_package(package)).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
         return
     if MCP_MAJOR < 2:
@@ -88,11 +89,11 @@ def serve_mcp(
     from envforge.runtime.harness_routes import harness_routes
 
     announce_token(token, announce)
-    app = server.server.streamable_http_app(host=host, custom_starlette_routes=harness_routes(server, token))
+    app = server.server.streamable_http_app(host=options.host, custom_starlette_routes=harness_routes(server, token))
     # Bind before announcing, so a client that reads the URL can connect at once (port 0 = any free port).
-    listener = bind_listener(host, port)
+    listener = bind_listener(options.host, options.port)
     bound_port = listener.getsockname()[1]
-    announce(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp")
+    announce(f"serving {server.env.env_id} at http://{options.host}:{bound_port}/mcp")
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 

@@ -91,6 +91,14 @@ class SuiteReport:
             f"{self.tasks_per_second:,.2f} tasks/s ({self.executor}{workers}); report: {self.path}"
         )
 
+    @property
+    def exit_code(self) -> int:
+        """0 when every package was made; 2 when every failure is the blueprint's (bad input), else 1."""
+        failures = [outcome for outcome in self.outcomes if not outcome.ok]
+        if not failures:
+            return 0
+        return 2 if all(outcome.user_error for outcome in failures) else 1
+
     def display(self) -> Display:
         columns = ("blueprint", "env id", "result", "tasks", "seconds", "stages cached", "package / error")
         title = f"batch: {self.packages_ok}/{len(self.outcomes)} generated"

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast, get_args
 
-from envforge.errors import UserInputError, did_you_mean
+from envforge.errors import EnvforgeError, UserInputError, did_you_mean
 from envforge.executors import RAY_INSTALL, ExecutorKind, Progress, import_ray, start_local_ray
 from envforge.ir.display import Display, Table
 from envforge.suite.blueprints import check_distinct, resolve_suite
 from envforge.suite.report import BatchOutcome, SuiteReport
-from envforge.suite.run import BatchSettings, run_suite
+from envforge.suite.run import run_suite
+from envforge.suite.settings import BatchSettings
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,14 @@ class SuiteBenchReport:
             "hashes_agree": not self.mismatches,
             "mismatches": self.mismatches,
         }
+
+    def check_agreement(self) -> None:
+        """Raise unless every executor wrote the same packages."""
+        if self.mismatches:
+            raise EnvforgeError(
+                f"package hashes differ between the batches (see the {len(self.mismatches)} HASH MISMATCH lines): "
+                "generation is not deterministic across executors; report it with those lines"
+            )
 
     def display(self) -> Display:
         """The table, whether the hashes agree, and each failed blueprint and mismatch as an alarm."""

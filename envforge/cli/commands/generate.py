@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from envforge.cli.options import (
-    DESCRIPTION_OPTIONS,
     Address,
     AsJson,
+    CacheDir,
     Executor,
+    JsonMode,
+    Offline,
     OutDir,
     Rows,
     Seed,
@@ -22,7 +24,30 @@ from envforge.cli.options import (
     with_options,
 )
 from envforge.errors import UserInputError
+from envforge.suite.settings import BatchSettings
 from envforge.synthesis.options import DescriptionOptions
+
+DESCRIPTION_OPTIONS: dict[str, Any] = {
+    "base_url": Annotated[
+        str | None, typer.Option("--base-url", help="With --from-description: the model's OpenAI-compatible endpoint.")
+    ],
+    "model": Annotated[str | None, typer.Option("--model", help="With --from-description: the model name.")],
+    "cache": CacheDir,
+    "offline": Offline,
+    "repair_rounds": Annotated[
+        int, typer.Option("--repair-rounds", min=0, max=20, help="Times a blueprint error is sent back to the model.")
+    ],
+    "price_prompt": Annotated[
+        float, typer.Option("--price-prompt", min=0.0, help="Price per million prompt tokens, for the cost report.")
+    ],
+    "price_completion": Annotated[
+        float, typer.Option("--price-completion", min=0.0, help="Price per million completion tokens.")
+    ],
+    "json_mode": Annotated[
+        JsonMode, typer.Option("--json-mode", help="How schemas reach the model: vllm (structured_outputs) or openai.")
+    ],
+}
+"""The option of each field of `DescriptionOptions` (`generate --from-description`)."""
 
 
 @with_options(DescriptionOptions, DESCRIPTION_OPTIONS)
@@ -79,6 +104,26 @@ def generate(
     print_outcome(result, as_json=as_json)
 
 
+BATCH_OPTIONS: dict[str, Any] = {
+    "seed": Seed,
+    "rows": Rows,
+    "tasks": Tasks,
+    "workers": Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")],
+    "executor": Annotated[
+        Executor,
+        typer.Option("--executor", help="local (a process pool of --workers) or ray (one Ray task per blueprint)."),
+    ],
+    "address": Address,
+}
+"""The option of each field of `BatchSettings`."""
+
+
+def batch_settings(**values: Any) -> BatchSettings:
+    check_address(values["address"], values["executor"])
+    return BatchSettings(**values)
+
+
+@with_options(BatchSettings, BATCH_OPTIONS, batch_settings)
 def batch(
     blueprints: Annotated[
         list[str],
@@ -88,38 +133,19 @@ def batch(
         ),
     ],
     out: OutDir = Path("generated"),
-    seed: Seed = 0,
-    rows: Rows = 1000,
-    tasks: Tasks = 150,
-    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")] = 2,
-    executor: Annotated[
-        Executor,
-        typer.Option("--executor", help="local (a process pool of --workers) or ray (one Ray task per blueprint)."),
-    ] = "local",
-    address: Address = None,
+    *,
+    settings: BatchSettings,
     as_json: AsJson = False,
 ) -> None:
     """Generate many packages in parallel, a failing blueprint never stopping the others; write OUT/suite.json.
     Rerunning resumes: finished stages and packages come from the cache."""
-    import envforge
     from envforge.cli.output import batch_progress, print_outcome
+    from envforge.suite.run import batch_suite
 
-    check_address(address, executor)
-    report = envforge.batch(
-        blueprints,
-        out,
-        seed=seed,
-        rows=rows,
-        tasks=tasks,
-        workers=workers,
-        executor=executor,
-        address=address,
-        progress=partial(batch_progress, enabled=not as_json),
-    )
+    report = batch_suite(blueprints, out, settings, partial(batch_progress, enabled=not as_json))
     print_outcome(report, as_json=as_json)
-    failures = [outcome for outcome in report.outcomes if not outcome.ok]
-    if failures:
-        raise typer.Exit(2 if all(outcome.user_error for outcome in failures) else 1)
+    if report.exit_code:
+        raise typer.Exit(report.exit_code)
 
 
 def fuse(
