@@ -119,6 +119,7 @@ BATCH_OPTIONS: dict[str, Any] = {
 
 
 def batch_settings(**values: Any) -> BatchSettings:
+    """`BatchSettings` from the options of `batch`, once --address is known to go with --executor ray."""
     check_address(values["address"], values["executor"])
     return BatchSettings(**values)
 
