@@ -13,7 +13,8 @@ two files do):
 - `errors`, `hashing`, `files` (atomic writes, stable JSON), `text`, `fakedata`, `version`: leaves. And
   `executors`: where long work runs (a process pool, Ray tasks, the one Ray session that batches and rollouts
   share), and `Progress`, the callback through which long work reports without printing.
-- `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading.
+- `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading. And
+  `ir/display.py`: how an outcome shows itself to people (its tables and lines, as plain strings).
 - `runtime/`: what an exported package runs (sessions and their write history, dispatch, ownership, the
   verifier's judge and typed answers, MCP, apps, Gym, a task's oracle replayed, a package served until
   interrupted); imports only `ir` and the leaves.
@@ -35,8 +36,8 @@ two files do):
 - `cli/`: `app.py` registers the commands, a module of `cli/commands/` per kind of work (blueprints, generating,
   packages, rollouts, serving, benchmarks), with the options several share in `options.py`. A command parses
   its options, calls a verb (or the one library function it stands for) and prints what comes back through
-  `output.py`, which draws every table (the outcomes supply their rows as plain strings) and progress bar. It
-  is the only layer that prints, and holds no orchestration.
+  `output.py`, which draws any outcome's display (or its JSON) and every progress bar; what a result says is
+  the outcome's own. It is the only layer that prints, and holds no orchestration or validation.
 
 Where each part of an app screen lives: the `envforge.runtime.apps` docstring.
 

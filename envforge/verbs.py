@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from envforge.rollouts.trajectory import Trajectory
     from envforge.stages.generate import RunResult
     from envforge.suite.report import BatchOutcome, SuiteReport
-    from envforge.validators.results import CheckResult
+    from envforge.validators.results import CheckReport
 
 __all__ = ["RolloutOptions", "batch", "check", "export", "fuse", "generate", "rollout", "validate"]
 
@@ -72,16 +72,11 @@ def batch(
     Ray here). A failing blueprint never stops the others: it is a row of the report, which is also saved as
     `out/suite.json`. Rerunning resumes from the stage cache.
     """
-    from envforge.executors import import_ray
-    from envforge.suite.blueprints import check_distinct, resolve_suite
-    from envforge.suite.run import BatchSettings, run_suite
+    from envforge.suite.run import batch_suite
+    from envforge.suite.settings import BatchSettings
 
-    if executor == "ray":
-        import_ray()
-    entries = resolve_suite([str(blueprint) for blueprint in blueprints])
-    check_distinct(entries, Path(out))
     settings = BatchSettings(seed, rows, tasks, workers, executor, address)
-    return run_suite([entry.path for entry in entries], Path(out), settings, progress)
+    return batch_suite([str(blueprint) for blueprint in blueprints], Path(out), settings, progress)
 
 
 def fuse(
@@ -120,7 +115,7 @@ def fuse(
         return run_pipeline(target, Path(out), config, force=force, on_stage=on_stage)
 
 
-def check(package: str | Path, *, sample: int | None = None, junit: str | Path | None = None) -> list[CheckResult]:
+def check(package: str | Path, *, sample: int | None = None, junit: str | Path | None = None) -> CheckReport:
     """The conformance suite on a package: file integrity, tool tests, every verifier through the gate, oracle
     and reset determinism, an MCP round trip, the apps. `sample` gates and replays only that many tasks (an even
     spread); `junit` also writes the results there as JUnit XML."""
@@ -128,12 +123,13 @@ def check(package: str | Path, *, sample: int | None = None, junit: str | Path |
     from envforge.validators.checks import run_checks
     from envforge.validators.junit import render_junit
     from envforge.validators.loaded_package import open_for_check, read_env_id
+    from envforge.validators.results import CheckReport
 
     opened = open_for_check(Path(package))
-    results = run_checks(opened, sample=sample)
+    report = CheckReport(read_env_id(opened), run_checks(opened, sample=sample))
     if junit is not None:
-        write_file_atomic(Path(junit), render_junit(read_env_id(opened), results))
-    return results
+        write_file_atomic(Path(junit), render_junit(report))
+    return report
 
 
 def rollout(

@@ -1,10 +1,12 @@
 """What `envforge bench` measures on a package, a report each: the runtime against naive baselines (and generating
-the package), a served model's rollouts at several concurrencies, or the web or phone app."""
+the package), a served model's rollouts at several concurrencies, or the web or phone app; and which of them its
+options ask for."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from envforge.bench.options import BenchOptions
 from envforge.bench.report import BenchReport
 from envforge.errors import UserInputError
 from envforge.ir.uitasks import AppKind
@@ -12,19 +14,32 @@ from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
 
 
-def bench_runtime(
-    package: Path, *, sessions: int, repeat: int, generation: bool, sizes: str, scale_tasks: int
-) -> BenchReport:
+def bench_package(package: Path, options: BenchOptions) -> BenchReport:
+    """What `options` asks to measure: the app (`app`), a served model's rollouts (`base_url`), or the runtime."""
+    if options.app is not None:
+        return bench_app(package, options.app, repeat=options.repeat)
+    if options.base_url is None:
+        return bench_runtime(package, options)
+    if options.model is None:
+        raise UserInputError("--base-url needs --model: the name the endpoint serves")
+    return bench_served_model(
+        package, options.base_url, options.model, concurrency=options.concurrency, episodes=options.episodes
+    )
+
+
+def bench_runtime(package: Path, options: BenchOptions) -> BenchReport:
     """Reset, tool calls, MCP calls, memory, verification and task synthesis, then verify and the gate at each of
     `sizes` (comma-separated total rows); with `generation`, generating the package too."""
     from envforge.bench.generate import bench_generate
     from envforge.bench.runtime import run_bench
     from envforge.bench.sizes import parse_sizes
 
-    row_counts = parse_sizes(sizes)
+    row_counts = parse_sizes(options.sizes)
     opened = open_package(package.resolve())
-    report = run_bench(opened, sessions=sessions, repeat=repeat, sizes=row_counts, scale_tasks=scale_tasks)
-    if generation:
+    report = run_bench(
+        opened, sessions=options.sessions, repeat=options.repeat, sizes=row_counts, scale_tasks=options.scale_tasks
+    )
+    if options.generation:
         report.rows.append(bench_generate(opened))
     return report
 

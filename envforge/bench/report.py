@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from time import perf_counter_ns
 from typing import Any, TypeVar
 
+from envforge.ir.display import Display, Table
+
 T = TypeVar("T")
 
 
@@ -136,6 +138,11 @@ class BenchReport:
             "sessions": self.sessions,
             "rows": [row.as_dict() for row in self.rows],
         }
+
+    def display(self) -> Display:
+        columns = ("measure", "median", "p95", "baseline", "baseline median", "speed-up", "goal", "met")
+        title = f"envforge bench {self.env_id} ({self.samples} samples each)"
+        return Display(tables=[Table(title, columns, [row.cells() for row in self.rows])])
 
 
 def timed_row(

@@ -1,5 +1,5 @@
-"""Options and arguments that several commands declare the same way, and the option group of `rollout` and
-`validate`: an option for each field of `RolloutOptions`."""
+"""Options and arguments that several commands declare the same way, and option groups: an option for each field
+of a dataclass a command takes whole (`with_options`), such as the `RolloutOptions` of `rollout` and `validate`."""
 
 from __future__ import annotations
 
@@ -93,20 +93,24 @@ ROLLOUT_OPTIONS: dict[str, Any] = {
 Command = Callable[..., None]
 
 
-def with_rollout_options(*, samples: int) -> Callable[[Command], Command]:
-    """Give a command that takes `options: RolloutOptions` an option per field instead, `-k` defaulting to `samples`."""
+def with_options(
+    kind: type[Any], options: dict[str, Any], build: Callable[..., Any] | None = None, **defaults: Any
+) -> Callable[[Command], Command]:
+    """Give a command that takes a dataclass `kind` whole an option per field instead (`options`: field -> its
+    option), the dataclass's defaults replaced by `defaults`; `build(**values)` checks the values into one."""
 
     def decorate(command: Command) -> Command:
         # Typer reads a command's options off its signature, one parameter each, and cannot group them.
-        # So typer sees a signature with the fields in place of `options` (inspect.signature, which typer
+        # So typer sees a signature with the fields in place of the dataclass (inspect.signature, which typer
         # calls, returns a function's `__signature__`), and calls a wrapper that gathers them back.
         own = list(inspect.signature(command, eval_str=True).parameters.values())
-        at = [parameter.name for parameter in own].index("options")
-        parameters = [*own[:at], *_field_parameters(samples), *own[at + 1 :]]
+        at = [parameter.annotation for parameter in own].index(kind)
+        parameters = [*own[:at], *_field_parameters(kind, options, defaults), *own[at + 1 :]]
 
         @functools.wraps(command)
         def wrapper(**values: Any) -> None:
-            command(options=_options({name: values.pop(name) for name in ROLLOUT_OPTIONS}), **values)
+            gathered = (build or kind)(**{name: values.pop(name) for name in options})
+            command(**{own[at].name: gathered}, **values)
 
         # Keyword-only throughout, as typer passes them: then Python's rules on the order of parameter kinds
         # and defaults do not constrain where the fields go.
@@ -118,21 +122,21 @@ def with_rollout_options(*, samples: int) -> Callable[[Command], Command]:
     return decorate
 
 
-def _options(values: dict[str, Any]) -> RolloutOptions:
-    check_address(values["address"], values["executor"])
-    # Each --tasks value may be a comma-separated list.
-    tasks = [part for value in values["tasks"] for part in value.split(",") if part] if values["tasks"] else None
-    return RolloutOptions(**(values | {"tasks": tasks}))
-
-
-def _field_parameters(samples: int) -> list[inspect.Parameter]:
-    defaults = {field.name: field.default for field in fields(RolloutOptions)} | {"k": samples}
+def _field_parameters(kind: type[Any], options: dict[str, Any], defaults: dict[str, Any]) -> list[inspect.Parameter]:
+    values = {field.name: field.default for field in fields(kind)} | defaults
     return [
         inspect.Parameter(
             name,
             inspect.Parameter.KEYWORD_ONLY,
-            default=inspect.Parameter.empty if defaults[name] is MISSING else defaults[name],
+            default=inspect.Parameter.empty if values[name] is MISSING else values[name],
             annotation=option,
         )
-        for name, option in ROLLOUT_OPTIONS.items()
+        for name, option in options.items()
     ]
+
+
+def rollout_options(*, tasks: list[str] | None, address: str | None, **values: Any) -> RolloutOptions:
+    """`RolloutOptions` from the options of `rollout` and `validate`; each --tasks value may be comma-separated."""
+    check_address(address, values["executor"])
+    split = [part for value in tasks for part in value.split(",") if part] if tasks else None
+    return RolloutOptions(tasks=split, address=address, **values)

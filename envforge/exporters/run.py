@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from envforge.errors import UserInputError, did_you_mean
 from envforge.exporters.mcp_config import render_mcp_config
@@ -29,6 +30,7 @@ from envforge.exporters.wheel import WheelSpec
 from envforge.exporters.wheel_folder import superseded_wheels
 from envforge.exporters.wheels import env_wheel, runtime_wheel
 from envforge.files import write_dir_atomic, write_file_atomic
+from envforge.ir.display import Display, Table
 from envforge.ir.manifest import MANIFEST
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
@@ -48,6 +50,25 @@ class ExportReport:
     tasks: dict[str, dict[Split, int]] = field(default_factory=dict)
     rollouts: dict[str, int] = field(default_factory=dict)
     """env id -> passing rollouts added to the SFT data."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "out": str(self.out),
+            "environments": self.environments,
+            "files": self.files,
+            "tasks": self.tasks,
+            "rollouts": self.rollouts,
+        }
+
+    def display(self) -> Display:
+        """Each environment's train and test tasks, then the passing rollouts added and every file written."""
+        rows = [(env_id, str(counts["train"]), str(counts["test"])) for env_id, counts in self.tasks.items()]
+        table = Table(f"envforge export -> {self.out}", ("environment", "train tasks", "test tasks"), rows)
+        lines = [
+            f"  {env_id}: {count} passing rollouts added to the SFT data" for env_id, count in self.rollouts.items()
+        ]
+        lines += [f"  {name}  ({size:,} bytes)" for name, size in sorted(self.files.items())]
+        return Display(tables=[table], lines=lines)
 
 
 def parse_formats(values: list[str]) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from envforge.ir.base import IRModel
 from envforge.ir.blueprint import Blueprint
+from envforge.ir.display import Display
 from envforge.lint.coverage import Coverage
 
 
@@ -51,6 +52,9 @@ class LintReport(IRModel):
         lines += [f"warning: {warning}" for warning in self.warnings]
         lines.append(f"{_plural(len(self.warnings), 'warning')} in {self.seconds:.1f} s")
         return lines
+
+    def display(self) -> Display:
+        return Display(lines=self.lines())
 
     def as_dict(self) -> dict[str, object]:
         return {**self.model_dump(mode="json"), "warnings": self.warnings}

@@ -7,10 +7,12 @@ same initial state the episode saw; its final answer is judged by the package's 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from envforge.errors import UserInputError
+from envforge.ir.display import SHOWN, Display
 from envforge.ir.tasks import Transcript
 from envforge.ir.verification import ValidationReport
 from envforge.rollouts.failures import classify_failure
@@ -30,6 +32,29 @@ class ReverifyReport:
     """(task id, sample, old reward, new reward) for every verdict that moved."""
     diverged: list[tuple[str, int, int]] = field(default_factory=list)
     """(task id, sample, call index) where a replayed call answered differently than in the episode."""
+    saved: Path | None = None
+    """The file the re-judged trajectories were saved to (`reverify_saved`); None when only judged in memory."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "trajectories": None if self.saved is None else str(self.saved),
+            "judged": len(self.trajectories),
+            "changed": self.changed,
+            "diverged": self.diverged,
+        }
+
+    def display(self) -> Display:
+        where = "" if self.saved is None else f" -> {self.saved}"
+        changed = [
+            f"  {task_id} sample {sample}: reward {old} -> {new}" for task_id, sample, old, new in self.changed[:SHOWN]
+        ]
+        return Display(
+            lines=[
+                f"re-judged {len(self.trajectories)} trajectories{where}",
+                *changed,
+                f"{len(self.changed)} verdicts changed; {len(self.diverged)} replays diverged",
+            ]
+        )
 
 
 def reverify_trajectory(package: EnvPackage, trajectory: Trajectory) -> tuple[Trajectory, int | None]:
@@ -89,15 +114,14 @@ def reverify_saved(
 ) -> ReverifyReport:
     """Judge a trajectories file again and save the result to `out` (default: the file itself); with `report`,
     rewrite the package report's rollout section from the new verdicts, keeping its pass-rate band."""
-    result = reverify(load_package(open_package(package)), load_trajectories(trajectories))
-    save_trajectories(out or trajectories, result.trajectories)
+    opened = open_package(package)
+    result = reverify(load_package(opened), load_trajectories(trajectories))
+    saved = out or trajectories
+    save_trajectories(saved, result.trajectories)
     if report:
+        # The band the report's rollouts were pooled by, kept when their verdicts are rewritten.
+        current = ValidationReport.model_validate_json(opened.read("report.json")).rollouts
+        band = current.keep_pass_rate if current is not None else (0.0, 1.0)
         k = max((t.sample for t in result.trajectories), default=0) + 1
-        write_rollout_report(package, summarize_rollouts(result.trajectories, k, _report_band(package)))
-    return result
-
-
-def _report_band(package: Path) -> tuple[float, float]:
-    """The pass-rate band of the package report's rollouts, kept when their verdicts are rewritten."""
-    current = ValidationReport.model_validate_json((package / "report.json").read_bytes())
-    return current.rollouts.keep_pass_rate if current.rollouts is not None else (0.0, 1.0)
+        write_rollout_report(package, summarize_rollouts(result.trajectories, k, band))
+    return replace(result, saved=saved)

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from envforge.errors import UserInputError, did_you_mean
 from envforge.executors import Progress, import_ray, no_progress, ray_session
+from envforge.ir.display import SHOWN, Display, Table
 from envforge.ir.verification import RolloutSummary
 from envforge.rollouts.clients import api_key, build_clients, rollout_config
 from envforge.rollouts.options import RolloutOptions
@@ -31,6 +32,27 @@ class RolloutReport:
     trajectories: list[Trajectory]
     path: Path
     summary: RolloutSummary
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"trajectories": str(self.path), **self.summary.model_dump(mode="json", exclude={"tasks"})}
+
+    def display(self) -> Display:
+        """The first tasks' pass rates, pools and failures, then the means, failure classes and cache hits."""
+        summary, k = self.summary, self.summary.k
+        columns = ("task", "passed", f"pass@{k}", f"pass^{k}", "pool", "failures")
+        table = Table(
+            f"{summary.model}: {summary.episodes} episodes, k={k}",
+            columns,
+            [task.cells() for task in summary.tasks[:SHOWN]],
+        )
+        lines = [f"  ... {len(summary.tasks) - SHOWN} more tasks"] if len(summary.tasks) > SHOWN else []
+        classes = ", ".join(f"{name} {count}" for name, count in summary.failures_by_class.items()) or "none"
+        lines.append(
+            f"mean pass@1 {summary.mean_pass_at_1:.3f}, pass@{k} {summary.mean_pass_at_k:.3f}; "
+            f"failures: {classes}; {summary.cached_requests}/{summary.requests} requests from the cache; "
+            f"trajectories: {self.path}"
+        )
+        return Display(tables=[table], lines=lines)
 
 
 def default_output(package: EnvPackage, model: str) -> Path:

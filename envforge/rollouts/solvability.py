@@ -1,4 +1,5 @@
-"""pass@k, pass^k and training pools from judged trajectories, and writing them into a package's report."""
+"""pass@k, pass^k and training pools (by a band of pass rates) from judged trajectories, and writing them into a
+package's report."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Sequence
 from math import comb
 from pathlib import Path
 
+from envforge.errors import UserInputError
 from envforge.ir.verification import Pool, RolloutSummary, TaskRollouts, ValidationReport
 from envforge.package import update_package
 from envforge.rollouts.trajectory import Trajectory
@@ -111,3 +113,15 @@ def _mean(values: Sequence[float]) -> float:
 def write_rollout_report(package: Path, summary: RolloutSummary) -> ValidationReport:
     """Put the summary into report.json and report.md, re-hash them in the manifest, and swap the folder."""
     return update_package(package, {"rollouts": summary})
+
+
+def parse_band(value: str) -> tuple[float, float]:
+    """`MIN:MAX` pass rates, e.g. `0.1:0.9`."""
+    low, sep, high = value.partition(":")
+    try:
+        band = (float(low), float(high)) if sep else (float("nan"), float("nan"))
+    except ValueError:
+        band = (float("nan"), float("nan"))
+    if not (0.0 <= band[0] <= band[1] <= 1.0):
+        raise UserInputError(f"--keep-pass-rate: '{value}' is not MIN:MAX with 0 <= MIN <= MAX <= 1 (e.g. 0.1:0.9)")
+    return band

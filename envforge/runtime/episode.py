@@ -21,7 +21,6 @@ from envforge.runtime.opened_package import OpenedPackage
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import check_verifiers_present, load_package_verifier, load_tasks, pick_task
 
-
 VERIFY_PARAMETERS = 3
 """`verify(history, transcript, vocabulary)`: what a verifier takes since it reads the agent's messages."""
 

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict, Unpack
 
+from envforge.ir.serving import DEFAULT_MAX_EPISODES
 from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.environment import Environment
@@ -28,7 +29,6 @@ from envforge.runtime.session import Session
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MAX_EPISODES = 2000
 EPISODE_ID_MAX = 128
 EPISODE_ID = re.compile(rf"[\w.:@+-]{{1,{EPISODE_ID_MAX}}}")
 """Letters, digits and `_.:@+-`: what uuids, task ids and `connection:...` ids use; no spaces or controls."""

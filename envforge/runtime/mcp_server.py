@@ -26,12 +26,12 @@ from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
+from envforge.ir.serving import DEFAULT_MAX_EPISODES
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.dispatch import shown_name
 from envforge.runtime.environment import Environment
 from envforge.runtime.episode_store import (
     BAD_EPISODE_ID,
-    DEFAULT_MAX_EPISODES,
     EPISODE_ID,
     EpisodeStore,
     StoreLimits,

@@ -3,12 +3,14 @@ the package's own verifier (`envforge run-task`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import anyio
 from mcp.types import RequestParamsMeta
 
+from envforge.ir.display import Display
 from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.apps.uitasks import find_ui_task
@@ -19,6 +21,33 @@ from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_package_verifier, load_tasks, pick_task
+
+
+@dataclass(frozen=True)
+class TaskReplay:
+    """A task's oracle or golden UI path replayed: the task (worded as posed), each call and whether it was done,
+    and the verdict of the package's verifier."""
+
+    task: TaskSpec
+    verdict: Verdict
+    calls: list[tuple[str, bool]]
+    """(tool, ok) per call, in order."""
+
+    def as_dict(self) -> dict[str, Any]:
+        calls = [{"tool": name, "ok": ok} for name, ok in self.calls]
+        return {"task": self.task.id, "instruction": self.task.instruction, "calls": calls, **self.verdict.model_dump()}
+
+    def display(self) -> Display:
+        task, verdict = self.task, self.verdict
+        lines = [
+            f"  {index}. {tool} {'ok' if ok else 'refused'}" for index, (tool, ok) in enumerate(self.calls, start=1)
+        ]
+        if task.expected_answer is not None:
+            lines.append(f"  answer: {task.expected_answer}")
+        components = ", ".join(f"{name}={'yes' if value else 'no'}" for name, value in verdict.components.items())
+        lines.append(f"verdict: reward {verdict.reward:g} ({'passed' if verdict.passed else 'FAILED'}); {components}")
+        lines += [f"  - {reason}" for reason in verdict.reasons]
+        return Display(heading=f"{task.id} ({task.kind}): {task.instruction}", lines=lines)
 
 
 def _through_mcp(server: EnvServer, calls: list[ToolCall], episode: str) -> list[tuple[str, bool]]:
@@ -36,8 +65,8 @@ def _through_mcp(server: EnvServer, calls: list[ToolCall], episode: str) -> list
     return anyio.run(run)
 
 
-def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdict, list[tuple[str, bool]]]:
-    """Replay the oracle; returns the task, the shipped verifier's verdict, and (tool, ok) per call."""
+def run_task(package: Path, task_id: str, *, via: str) -> TaskReplay:
+    """Replay the oracle through a session or (`via="mcp"`) an MCP client, and judge it with the shipped verifier."""
     opened = open_package(package)
     env = load_environment(opened)
     task = pick_task(package, load_tasks(opened), task_id)
@@ -52,11 +81,11 @@ def run_task(package: Path, task_id: str, *, via: str) -> tuple[TaskSpec, Verdic
         history = session.history()
     transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
     verdict = load_package_verifier(opened, task_id).verify(history, transcript, environment_vocabulary(env))
-    return task, verdict, outcomes
+    return TaskReplay(task, verdict, outcomes)
 
 
-def run_ui_task(package: Path, task_id: str, app: AppKind) -> tuple[TaskSpec, Verdict, list[tuple[str, bool]]]:
-    """Click through the task's golden UI path in headless Chromium; returns what `run_task` does."""
+def run_ui_task(package: Path, task_id: str, app: AppKind) -> TaskReplay:
+    """Click through the task's golden UI path in headless Chromium; its calls are the writes the app made."""
     from envforge.runtime.apps.browser_env import BrowserEnv
 
     loaded = load_package(open_package(package))
@@ -68,6 +97,6 @@ def run_ui_task(package: Path, task_id: str, app: AppKind) -> tuple[TaskSpec, Ve
         verdict, _ = env.replay_golden()
         assert env.episode is not None
         outcomes = [(name, ok) for name, _, ok in env.episode.calls if env.package.env.tools[name].kind == "write"]
-        return task.model_copy(update={"instruction": posed.instruction}), verdict, outcomes
+        return TaskReplay(task.model_copy(update={"instruction": posed.instruction}), verdict, outcomes)
     finally:
         env.close()

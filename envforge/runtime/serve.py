@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from envforge.errors import UserInputError
+from envforge.ir.serving import ServeOptions
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
@@ -61,31 +62,42 @@ def bind_listener(host: str, port: int) -> socket.socket:
     return listener
 
 
-def serve_mcp(
-    package: Path,
-    *,
-    transport: str,
-    host: str,
-    port: int,
-    max_episodes: int,
-    idle_timeout: float | None,
-    free_episodes: bool,
-    announce: Callable[[str], None],
-) -> None:
+def serve_package(package: Path, options: ServeOptions, announce: Callable[[str], None]) -> None:
+    """The package's app when `options.app` names one, else the package over MCP, until interrupted."""
+    if options.app is None:
+        serve_mcp(package, options, announce)
+        return
+    if options.free_episodes:
+        raise UserInputError("--free-episodes is for MCP; an app's episodes are made by the harness, free or not")
+    serve_app(
+        package,
+        app=options.app,
+        host=options.host,
+        port=options.port,
+        max_episodes=options.max_episodes,
+        idle_timeout=options.idle_timeout,
+        announce=announce,
+    )
+
+
+def serve_mcp(package: Path, options: ServeOptions, announce: Callable[[str], None]) -> None:
     """One client over stdio until it closes the pipe, or many over streamable HTTP until interrupted, each in an
     episode the harness created (or, with `free_episodes`, one a client names)."""
     # Imported here: `mcp` takes a third of a second to import, which serving an app never needs.
     from envforge.runtime.mcp_compat import MCP_MAJOR
     from envforge.runtime.mcp_server import EnvServer, serve_stdio
 
-    if transport == "stdio":
+    max_episodes, idle_timeout = options.max_episodes, options.idle_timeout
+    if options.transport == "stdio":
         serve_stdio(load_package(open_package(package)).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
         return
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
     token = harness_token()
     loaded = load_package(open_package(package))
-    server = EnvServer(loaded.env, max_episodes=max_episodes, idle_timeout=idle_timeout, free_episodes=free_episodes)
+    server = EnvServer(
+        loaded.env, max_episodes=max_episodes, idle_timeout=idle_timeout, free_episodes=options.free_episodes
+    )
     import uvicorn
 
     from envforge.runtime.harness import Harness
@@ -93,11 +105,11 @@ def serve_mcp(
 
     announce_token(token, announce)
     routes = harness_routes(Harness(loaded, server.episodes), token)
-    app = server.server.streamable_http_app(host=host, custom_starlette_routes=routes)
+    app = server.server.streamable_http_app(host=options.host, custom_starlette_routes=routes)
     # Bind before announcing, so a client that reads the URL can connect at once (port 0 = any free port).
-    listener = bind_listener(host, port)
+    listener = bind_listener(options.host, options.port)
     bound_port = listener.getsockname()[1]
-    announce(f"serving {server.env.env_id} at http://{host}:{bound_port}/mcp")
+    announce(f"serving {server.env.env_id} at http://{options.host}:{bound_port}/mcp")
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 

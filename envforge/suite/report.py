@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from envforge.executors import ExecutorKind
+from envforge.ir.display import Display, Table
 
 SUITE_JSON = "suite.json"
 SCHEMA_VERSION = 1
@@ -88,6 +89,21 @@ class SuiteReport:
             f"{self.packages_ok} packages ok, {len(self.outcomes) - self.packages_ok} failed, "
             f"{self.tasks_shipped} tasks in {self.wall_seconds:.1f} s: {self.packages_per_hour:,.0f} packages/hour, "
             f"{self.tasks_per_second:,.2f} tasks/s ({self.executor}{workers}); report: {self.path}"
+        )
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every package was made; 2 when every failure is the blueprint's (bad input), else 1."""
+        failures = [outcome for outcome in self.outcomes if not outcome.ok]
+        if not failures:
+            return 0
+        return 2 if all(outcome.user_error for outcome in failures) else 1
+
+    def display(self) -> Display:
+        columns = ("blueprint", "env id", "result", "tasks", "seconds", "stages cached", "package / error")
+        title = f"batch: {self.packages_ok}/{len(self.outcomes)} generated"
+        return Display(
+            tables=[Table(title, columns, [outcome.cells() for outcome in self.outcomes])], lines=[self.summary()]
         )
 
     def package(self, outcome: BatchOutcome) -> str:

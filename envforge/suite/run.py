@@ -4,27 +4,15 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
 from envforge.errors import EnvforgeError, UserInputError
-from envforge.executors import ExecutorKind, Progress, no_progress, run_local, run_ray
+from envforge.executors import Progress, import_ray, no_progress, run_local, run_ray
 from envforge.files import clean_leftovers, dump_json, write_file_atomic
+from envforge.suite.blueprints import check_distinct, resolve_suite
 from envforge.suite.report import SUITE_JSON, BatchOutcome, SuiteReport
-
-
-@dataclass(frozen=True)
-class BatchSettings:
-    """What every package of a batch is generated with, and where the work runs."""
-
-    seed: int
-    rows: int
-    tasks: int
-    workers: int
-    """Processes of the local pool; Ray schedules by its cluster's CPUs instead."""
-    executor: ExecutorKind = "local"
-    address: str | None = None
-    """The Ray cluster to join; None starts Ray here."""
+from envforge.suite.settings import BatchSettings
 
 
 def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> BatchOutcome:
@@ -108,3 +96,15 @@ def run_suite(
     )
     write_file_atomic(report.path, dump_json(report.as_dict()))
     return report
+
+
+def batch_suite(
+    blueprints: Sequence[str], out: Path, settings: BatchSettings, progress: Progress[BatchOutcome] | None = None
+) -> SuiteReport:
+    """The packages of blueprint files, shipped names, folders and list files (`@suite.txt`), each named once
+    (`envforge batch`), into `out` with its suite.json."""
+    if settings.executor == "ray":
+        import_ray()
+    entries = resolve_suite(list(blueprints))
+    check_distinct(entries, out)
+    return run_suite([entry.path for entry in entries], out, settings, progress)

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast, get_args
 
-from envforge.errors import UserInputError, did_you_mean
+from envforge.errors import EnvforgeError, UserInputError, did_you_mean
 from envforge.executors import RAY_INSTALL, ExecutorKind, Progress, import_ray, start_local_ray
+from envforge.ir.display import Display, Table
 from envforge.suite.blueprints import check_distinct, resolve_suite
 from envforge.suite.report import BatchOutcome, SuiteReport
-from envforge.suite.run import BatchSettings, run_suite
+from envforge.suite.run import run_suite
+from envforge.suite.settings import BatchSettings
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,32 @@ class SuiteBenchReport:
             "hashes_agree": not self.mismatches,
             "mismatches": self.mismatches,
         }
+
+    def check_agreement(self) -> None:
+        """Raise unless every executor wrote the same packages."""
+        if self.mismatches:
+            raise EnvforgeError(
+                f"package hashes differ between the batches (see the {len(self.mismatches)} HASH MISMATCH lines): "
+                "generation is not deterministic across executors; report it with those lines"
+            )
+
+    def display(self) -> Display:
+        """The table, whether the hashes agree, and each failed blueprint and mismatch as an alarm."""
+        title = (
+            f"envforge bench-suite: {len(self.blueprints)} blueprints, {self.rows:,} rows, {self.tasks} tasks, "
+            f"{self.repeat} cold batches per executor"
+        )
+        columns = ("executor", "parallel", "wall s (each)", "packages/h", "tasks/s", "vs baseline", "start s")
+        table = Table(title, columns, [runs.cells(self.executors[0]) for runs in self.executors])
+        batches = len(self.executors) * self.repeat
+        return Display(
+            tables=[table],
+            lines=[] if self.mismatches else [f"package hashes agree across all {batches} batches"],
+            alarms=[
+                *(f"FAILED {outcome.blueprint}: {outcome.error}" for outcome in self.failures),
+                *(f"HASH MISMATCH {line}" for line in self.mismatches),
+            ],
+        )
 
 
 def find_mismatches(runs: Mapping[str, Sequence[BatchOutcome]]) -> list[str]:

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from envforge.errors import UserInputError
 from envforge.files import dump_json, write_file_atomic
+from envforge.ir.display import Display, Table
 from envforge.ir.synthesis import BlueprintWriting, LLMUsage, ReviewConfig, SynthesisReport, TaskReview
 from envforge.llm import CacheMode, LLMClient, ResponseCache, Usage
 from envforge.pipeline.dag import GenerateConfig
@@ -29,30 +30,23 @@ from envforge.stages.generate import CACHE_DIR, RunResult, run_pipeline
 from envforge.stages.review.artifact import SYNTHESIS, ReviewArtifact
 from envforge.stages.review.stage import ReviewInputs
 from envforge.stages.verifiers.artifact import VerifierArtifact
-from envforge.synthesis.calls import JsonMode
+from envforge.synthesis.options import DescriptionOptions
 from envforge.synthesis.review import Reviewer, apply_reviews, index_rows, review_tasks
-from envforge.synthesis.writer import DEFAULT_REPAIR_ROUNDS, BlueprintWriter, WrittenBlueprint
+from envforge.synthesis.writer import BlueprintWriter, WrittenBlueprint
 
 STAGING = "synthesis"
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class SynthesisConfig:
-    """The model side of `generate --from-description`."""
+@dataclass(frozen=True, kw_only=True)
+class SynthesisConfig(DescriptionOptions):
+    """The model side of `generate --from-description`: its options, with the model and endpoint known, and the
+    description; `cache` None asks every request anew and records nothing."""
 
     description: str
     model: str
     base_url: str
     api_key: str = "EMPTY"
-    cache: Path | None = None
-    """Response cache folder; None asks every request anew and records nothing."""
-    offline: bool = False
-    """Serve every request from the cache; a miss is an error."""
-    repair_rounds: int = DEFAULT_REPAIR_ROUNDS
-    price_prompt: float = 0.0
-    price_completion: float = 0.0
-    json_mode: JsonMode = "vllm"
     drafts: Path = Path("runs") / "synthesis"
     """Where a rejected blueprint draft is saved for inspection."""
     concurrency: int = 4
@@ -77,11 +71,11 @@ class SynthesisResult:
             "cache_hits": self.usage.cached,
         }
 
-    def rows(self) -> list[tuple[str, str]]:
-        """What the model did, and with what result: a row per step, the tokens and the cost."""
+    def display(self) -> Display:
+        """The stages, then what the model did and with what result: a row per step, the tokens and the cost."""
         report = self.report
         writing, usage = report.blueprint, report.usage
-        return [
+        rows = [
             ("blueprint", f"accepted after {writing.questions} questions, {writing.repair_rounds} repair rounds"),
             *(("  repaired", repair) for repair in writing.repairs),
             ("tasks reviewed", str(report.tasks_reviewed)),
@@ -94,6 +88,8 @@ class SynthesisResult:
             ),
             ("cost", f"{usage.cost:.4f}"),
         ]
+        synthesis = Table(f"LLM synthesis: {report.model}", ("what", "result"), rows)
+        return Display(tables=[self.run.table(), synthesis], warnings=self.run.warnings())
 
 
 def make_client(config: SynthesisConfig) -> LLMClient:

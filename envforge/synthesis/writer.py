@@ -31,6 +31,7 @@ from envforge.synthesis.assemble import build_blueprint, fields_step, knowable_f
 from envforge.synthesis.calls import TEMPERATURE, JsonMode, ask_json
 from envforge.synthesis.drafts import DraftError
 from envforge.synthesis.menu import actions_schema
+from envforge.synthesis.options import DEFAULT_REPAIR_ROUNDS
 from envforge.synthesis.prompts import Message
 from envforge.synthesis.schemas import (
     JSONSchema,
@@ -44,7 +45,6 @@ from envforge.synthesis.schemas import (
 
 log = logging.getLogger(__name__)
 
-DEFAULT_REPAIR_ROUNDS = 3
 MAX_TOKENS = 700
 REPAIR_TEMPERATURE = 0.8
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from envforge.validators.results import CheckResult
+from envforge.validators.results import CheckReport
 
 
-def render_junit(env_id: str, results: list[CheckResult]) -> bytes:
+def render_junit(report: CheckReport) -> bytes:
     """One test suite named `envforge check <env id>` with one test case per check."""
+    env_id, results = report.env_id, report.results
     suite = ET.Element(
         "testsuite",
         name=f"envforge check {env_id}",

@@ -1,11 +1,13 @@
-"""What one conformance check found: passed, failed or skipped, with a one-line message and every problem."""
+"""What one conformance check found (passed, failed or skipped, with a one-line message and every problem), and
+what the suite of them found on a package."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 from envforge.errors import EnvforgeError
+from envforge.ir.display import SHOWN, Display, Table
 
 Status = Literal["passed", "failed", "skipped"]
 HEADLINE_PROBLEMS = 3
@@ -35,6 +37,41 @@ class CheckResult:
         if more > 0:
             shown += f"; and {more} more"
         return f"{self.message}: {shown}" if shown else self.message
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """Every check on one package, in the order they ran."""
+
+    env_id: str
+    """The manifest's env id, or the folder's name when the manifest cannot be read."""
+    results: list[CheckResult]
+
+    @property
+    def passed(self) -> bool:
+        return all(result.passed for result in self.results)
+
+    def as_dict(self) -> dict[str, Any]:
+        checks = [{**asdict(result), "passed": result.passed} for result in self.results]
+        return {"env_id": self.env_id, "passed": self.passed, "checks": checks}
+
+    def display(self) -> Display:
+        """A row per check, then each failure below the table on its own lines, which a CI log can be searched for."""
+        passed = sum(result.passed for result in self.results)
+        labels = {"passed": "ok", "failed": "FAILED", "skipped": "skipped"}
+        rows = [
+            (result.name, labels[result.status], f"{result.seconds:.2f}", result.message) for result in self.results
+        ]
+        title = f"envforge check {self.env_id}: {passed}/{len(self.results)} passed"
+        lines = []
+        for result in self.results:
+            if result.status != "failed":
+                continue
+            lines.append(f"FAILED {result.name}: {result.message}")
+            lines += [f"  - {detail}" for detail in result.details[:SHOWN]]
+            if len(result.details) > SHOWN:
+                lines.append(f"  ... and {len(result.details) - SHOWN} more (see --json or --junit)")
+        return Display(tables=[Table(title, ("check", "result", "seconds", "message"), rows)], lines=lines)
 
 
 class ConformanceError(EnvforgeError):

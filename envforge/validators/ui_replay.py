@@ -19,9 +19,11 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast, get_args
 
+from envforge.errors import UserInputError
 from envforge.ir.apps import AppSpec
+from envforge.ir.display import Display, Table
 from envforge.ir.tasks import RunHistory, Transcript
 from envforge.ir.uitasks import UI_DROPPED_FILE, AppKind, UIDrop, UIStep, UITask
 from envforge.ir.verification import UIReplayApp, UIReplaySummary, ValidationReport
@@ -284,6 +286,42 @@ def record_replay(
     return update_package(package.path, update, files)
 
 
+@dataclass(frozen=True)
+class UIReplayReport:
+    """What `verify_ui` recorded in a package."""
+
+    package: Path
+    summary: UIReplaySummary
+
+    @property
+    def passed(self) -> bool:
+        return all(result.passed == result.replayed for result in self.summary.apps.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"package": str(self.package), **self.summary.model_dump(mode="json")}
+
+    def display(self) -> Display:
+        summary, package = self.summary, self.package
+        columns = ("app", "replayed", "passed", "median s", "dropped", "page problems", "toasts w/o write")
+        rows = [result.cells(app) for app, result in summary.apps.items()]
+        return Display(
+            tables=[Table(f"golden UI replay in Chromium {summary.chromium}", columns, rows)],
+            lines=[
+                *(f"  {problem}" for problem in summary.problems),
+                f"report: {package / 'report.md'}; screenshots: {len(summary.screenshots)} under {package / 'report'}",
+            ],
+        )
+
+
+def parse_apps(value: str) -> tuple[AppKind, ...]:
+    """`--app`: web, phone, or both comma-separated."""
+    chosen = tuple(part.strip() for part in value.split(",") if part.strip())
+    unknown = [part for part in chosen if part not in get_args(AppKind)]
+    if not chosen or unknown:
+        raise UserInputError(f"--app: '{value}' is not web, phone or web,phone")
+    return cast(tuple[AppKind, ...], chosen)
+
+
 def planned(package: Path, apps: tuple[AppKind, ...], sample: int | None) -> int:
     """How many replays `verify_ui` will do; a one-line error first when `package` is not a package."""
     require_package(package)
@@ -298,7 +336,7 @@ def verify_ui(
     sample: int | None,
     screenshots: bool,
     progress: Callable[[ReplayOutcome], None] | None = None,
-) -> UIReplaySummary:
+) -> UIReplayReport:
     """Replay the package's golden UI paths and record what held in it (`envforge verify-ui`)."""
     package = load_package(open_package(package_path))
     tasks = load_ui_tasks(package.files)
@@ -307,4 +345,4 @@ def verify_ui(
         outcomes, chromium = replay_ui_tasks(package, tasks, apps, sample=sample, screenshots=shots, progress=progress)
         report = record_replay(package.files, tasks, outcomes, chromium, shots)
     assert report.ui_replay is not None
-    return report.ui_replay
+    return UIReplayReport(package_path, report.ui_replay)

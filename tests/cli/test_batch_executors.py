@@ -16,7 +16,8 @@ import pytest
 
 from envforge.executors import ExecutorKind, run_ray
 from envforge.suite.report import BatchOutcome
-from envforge.suite.run import BatchSettings, run_batch
+from envforge.suite.run import run_batch
+from envforge.suite.settings import BatchSettings
 from tests.cli.test_bad_input import run_main
 from tests.conftest import REPO
 

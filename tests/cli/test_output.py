@@ -1,4 +1,5 @@
-"""What the command line draws from the outcomes' own rows: tables, the lines below them, and nothing cut."""
+"""What the command line draws from the outcomes' own displays: tables, the lines below them, nothing cut, and
+every cell as the text it is."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from envforge.cli.output import print_batch, print_checks, print_solvability
+from envforge.cli.output import print_outcome
+from envforge.ir.display import Display, Table
 from envforge.ir.verification import RolloutSummary, TaskRollouts
+from envforge.rollouts.run import RolloutReport
 from envforge.suite.report import BatchOutcome, SuiteReport
-from envforge.validators.results import CheckResult
+from envforge.validators.results import CheckReport, CheckResult
 
 
 def test_a_batch_shows_a_row_per_blueprint_and_its_totals_on_one_line(
@@ -19,7 +22,7 @@ def test_a_batch_shows_a_row_per_blueprint_and_its_totals_on_one_line(
         "retail.yaml", True, 2.5, "envforge/retail-v1", "out/retail", "f" * 64, tasks=12, stages_cached=5
     )
     broken = BatchOutcome("broken.yaml", False, 0.25, error="line 3: unknown field 'colour'", user_error=True)
-    print_batch(SuiteReport([made, broken], tmp_path, "local", 2, 0, 1000, 150, 10.0), as_json=False)
+    print_outcome(SuiteReport([made, broken], tmp_path, "local", 2, 0, 1000, 150, 10.0), as_json=False)
     out = capsys.readouterr().out
     assert "batch: 1/2 generated" in out and "FAILED" in out
     assert made.cells() == ("retail.yaml", "envforge/retail-v1", "ok", "12", "2.50", "5/5", "out/retail")
@@ -38,7 +41,7 @@ def test_a_failed_check_is_listed_below_the_table_unwrapped_with_its_first_twent
         CheckResult("integrity", "files", "passed", "12 files hashed", 0.5),
         CheckResult("gates", "verifier_gates", "failed", "23 verifiers pass a no-op run", 1.25, problems),
     ]
-    print_checks("envforge/retail-v1", results, as_json=False)
+    print_outcome(CheckReport("envforge/retail-v1", results), as_json=False)
     lines = capsys.readouterr().out.splitlines()
     assert "envforge check envforge/retail-v1: 1/2 passed" in lines[0]
     assert "FAILED verifier_gates: 23 verifiers pass a no-op run" in lines
@@ -80,8 +83,28 @@ def test_solvability_shows_the_first_twenty_tasks_and_counts_the_rest(capsys: py
         requests=88,
         tasks=tasks,
     )
-    print_solvability(summary, Path("runs/t.jsonl"), as_json=False)
+    print_outcome(RolloutReport([], Path("runs/t.jsonl"), summary), as_json=False)
     out = capsys.readouterr().out
     assert tasks[0].cells() == ("t0", "1/4", "0.75", "0.00", "train", "model:wrong_answer 3")
     assert "t19" in out and "t20 " not in out and "  ... 2 more tasks" in out
     assert "mean pass@1 0.250, pass@4 0.750; failures: model 66; 88/88 requests from the cache" in out
+
+
+class _Bracketed:
+    """An outcome whose strings look like rich markup."""
+
+    def as_dict(self) -> dict[str, str]:
+        return {}
+
+    def display(self) -> Display:
+        row = ("[type=string]", "a [/x] b", "[bold]no[/bold]")
+        return Display(
+            heading="[/x] heading", tables=[Table("[red]title", ("[b]a", "b", "c"), [row])], lines=["[/x] below"]
+        )
+
+
+def test_a_cell_title_or_line_that_looks_like_markup_prints_literally(capsys: pytest.CaptureFixture[str]) -> None:
+    print_outcome(_Bracketed(), as_json=False)
+    out = capsys.readouterr().out
+    for text in ("[/x] heading", "[red]title", "[b]a", "[type=string]", "a [/x] b", "[bold]no[/bold]", "[/x] below"):
+        assert text in out

@@ -18,6 +18,7 @@ def test_export_writes_the_requested_formats_only(retail_package: Path, tmp_path
     result = envforge_cli("export", str(retail_package), "-f", "wheel,mcp", "-o", str(out), "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
+    assert (summary["out"], summary["environments"]) == (str(out), ["envforge/retail-v0"])
     mcp, env, runtime = sorted(summary["files"])
     assert mcp == "mcp/retail.json"
     runtime_version = re.fullmatch(r"wheels/envforge_runtime-(0\.1\.0\+h[0-9a-f]{12})-py3-none-any\.whl", runtime)

@@ -288,5 +288,5 @@ def test_every_session_serving_a_task_acts_for_its_person(packages: dict[str, Pa
 def test_run_task_replays_the_oracle_acting_for_the_tasks_person(packages: dict[str, Path], via: str) -> None:
     package = load_package(open_package(packages["retail"]))
     task_id = package.task_ids[0]
-    _, verdict, outcomes = run_task(packages["retail"], task_id, via=via)
-    assert verdict.passed and all(ok for _, ok in outcomes)
+    replay = run_task(packages["retail"], task_id, via=via)
+    assert replay.verdict.passed and all(ok for _, ok in replay.calls)

@@ -16,7 +16,9 @@ def _run(package: Path) -> RunResult:
 
 def test_a_run_shows_each_stage_with_its_seconds_and_short_hash_and_its_package_hash(tmp_path: Path) -> None:
     run = _run(tmp_path)
-    assert run.rows() == [("schema", "cached", "0.00", "a" * 16), ("package", "built", "1.50", "b" * 16)]
+    table = run.table()
+    assert table.title == f"envforge/clinic-v1 -> {tmp_path}"
+    assert table.rows == [("schema", "cached", "0.00", "a" * 16), ("package", "built", "1.50", "b" * 16)]
     assert run.as_dict()["package_hash"] == "b" * 64
     assert run.as_dict()["stages"][0] == {
         "stage": "schema",

@@ -13,10 +13,9 @@ from envforge.ir.tasks import Difficulty, RowChange, TaskSpec, ToolCall, UserSce
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import load_environment
 from envforge.runtime.opened_package import open_package
-from envforge.synthesis import SynthesisConfig, synthesize_environment
 from envforge.synthesis.barrier import Schemas, barrier_messages, compare, same_value
 from envforge.synthesis.facts import RowIndex
-from envforge.synthesis.run import NoTaskSurvivedError
+from envforge.synthesis.run import NoTaskSurvivedError, SynthesisConfig, synthesize_environment
 from tests.synthesis.endpoints import Request, answer, endpoint, question
 from tests.synthesis.scenario import DESCRIPTION, DOMAIN, MODEL, ROWS, TASKS
 

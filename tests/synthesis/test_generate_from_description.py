@@ -8,7 +8,7 @@ from typing import Any
 
 from envforge.files import read_files
 from envforge.pipeline.dag import GenerateConfig
-from envforge.synthesis import SynthesisConfig, synthesize_environment
+from envforge.synthesis.run import SynthesisConfig, synthesize_environment
 from envforge.validators.checks import run_checks
 from envforge.validators.loaded_package import open_for_check
 from tests.conftest import envforge_cli

@@ -4,65 +4,53 @@ a suite's batch throughput under each executor against the first (`bench-suite`)
 from __future__ import annotations
 
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from envforge.bench.sizes import DEFAULT_SIZES, SCALE_TASKS
-from envforge.cli.options import AppKind, AsJson, Package, Rows, Seed, Tasks
-from envforge.errors import EnvforgeError, UserInputError
+from envforge.bench.options import BenchOptions
+from envforge.cli.options import AppKind, AsJson, Package, Rows, Seed, Tasks, with_options
 
-
-def bench(
-    package: Package,
-    sessions: Annotated[
+BENCH_OPTIONS: dict[str, Any] = {
+    "sessions": Annotated[
         int, typer.Option("--sessions", min=1, max=100_000, help="Live sessions for the memory figure.")
-    ] = 1000,
-    repeat: Annotated[int, typer.Option("--repeat", min=5, max=100_000, help="Samples per timing.")] = 300,
-    generation: Annotated[
-        bool, typer.Option("--generate/--no-generate", help="Also time generating the package.")
-    ] = True,
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="Measure rollouts against this served model instead (see --model)."),
-    ] = None,
-    model: Annotated[str | None, typer.Option("--model", help="Model name for --base-url.")] = None,
-    concurrency: Annotated[
+    ],
+    "repeat": Annotated[int, typer.Option("--repeat", min=5, max=100_000, help="Samples per timing.")],
+    "generation": Annotated[bool, typer.Option("--generate/--no-generate", help="Also time generating the package.")],
+    "base_url": Annotated[
+        str | None, typer.Option("--base-url", help="Measure rollouts against this served model instead (see --model).")
+    ],
+    "model": Annotated[str | None, typer.Option("--model", help="Model name for --base-url.")],
+    "concurrency": Annotated[
         str,
         typer.Option("--concurrency", help="Rollout concurrency levels, comma-separated; the first is the baseline."),
-    ] = "1,8,32",
-    episodes: Annotated[
+    ],
+    "episodes": Annotated[
         int, typer.Option("--episodes", min=1, help="Rollout episodes per level (at least the level).")
-    ] = 8,
-    app_kind: Annotated[
+    ],
+    "app": Annotated[
         AppKind | None, typer.Option("--app", help="Measure the web or phone app instead: cold start, reset, memory.")
-    ] = None,
-    sizes: Annotated[
+    ],
+    "sizes": Annotated[
         str,
         typer.Option(
             "--sizes", help="Total rows of the domains the verify and gate rows rebuild in memory, comma-separated."
         ),
-    ] = DEFAULT_SIZES,
-    scale_tasks: Annotated[
+    ],
+    "scale_tasks": Annotated[
         int, typer.Option("--scale-tasks", min=1, max=1000, help="Tasks synthesized and gated at each of --sizes.")
-    ] = SCALE_TASKS,
-    as_json: AsJson = False,
-) -> None:
-    """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
-    from envforge.bench.modes import bench_app, bench_runtime, bench_served_model
-    from envforge.cli.output import print_bench
+    ],
+}
+"""The option of each field of `BenchOptions`."""
 
-    if app_kind is not None:
-        report = bench_app(package, app_kind, repeat=repeat)
-    elif base_url is not None:
-        if model is None:
-            raise UserInputError("--base-url needs --model: the name the endpoint serves")
-        report = bench_served_model(package, base_url, model, concurrency=concurrency, episodes=episodes)
-    else:
-        report = bench_runtime(
-            package, sessions=sessions, repeat=repeat, generation=generation, sizes=sizes, scale_tasks=scale_tasks
-        )
-    print_bench(report, as_json=as_json)
+
+@with_options(BenchOptions, BENCH_OPTIONS)
+def bench(package: Package, options: BenchOptions, as_json: AsJson = False) -> None:
+    """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
+    from envforge.bench.modes import bench_package
+    from envforge.cli.output import print_outcome
+
+    print_outcome(bench_package(package, options), as_json=as_json)
 
 
 def bench_suite(
@@ -83,7 +71,7 @@ def bench_suite(
 ) -> None:
     """Run one batch with each executor into fresh folders --repeat times: median packages/hour and tasks/s,
     the ratio to the first executor, and a check that every executor wrote the same packages (exit 1 if not)."""
-    from envforge.cli.output import batch_progress, print_suite_bench
+    from envforge.cli.output import batch_progress, print_outcome
     from envforge.suite.throughput import parse_executors, run_suite_bench
 
     report = run_suite_bench(
@@ -96,9 +84,5 @@ def bench_suite(
         repeat=repeat,
         progress=partial(batch_progress, enabled=not as_json),
     )
-    print_suite_bench(report, as_json=as_json)
-    if report.mismatches:
-        raise EnvforgeError(
-            f"package hashes differ between the batches (see the {len(report.mismatches)} HASH MISMATCH lines): "
-            "generation is not deterministic across executors; report it with those lines"
-        )
+    print_outcome(report, as_json=as_json)
+    report.check_agreement()

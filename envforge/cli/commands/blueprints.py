@@ -41,14 +41,14 @@ def lint(
     """Check a blueprint without building a package: every static check, then a dry run of the stages up to the
     verifier gate (generate's counts, a scratch folder) naming each WRITE action no task makes and why. Exit 2 on
     a broken blueprint; warnings exit 0, or 1 with --strict."""
-    from envforge.cli.output import print_lint
+    from envforge.cli.output import print_outcome
     from envforge.lint.run import lint_blueprint
     from envforge.pipeline.dag import GenerateConfig
     from envforge.suite.blueprints import resolve_blueprint
 
     config = GenerateConfig(seed=seed, rows=rows, tasks=tasks) if coverage else None
     report = lint_blueprint(resolve_blueprint(blueprint), config, shown=blueprint)
-    print_lint(report, as_json=as_json)
+    print_outcome(report, as_json=as_json)
     if strict and report.warnings:
         raise typer.Exit(1)
 

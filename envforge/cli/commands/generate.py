@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -21,10 +21,36 @@ from envforge.cli.options import (
     Seed,
     Tasks,
     check_address,
+    with_options,
 )
 from envforge.errors import UserInputError
+from envforge.suite.settings import BatchSettings
+from envforge.synthesis.options import DescriptionOptions
+
+DESCRIPTION_OPTIONS: dict[str, Any] = {
+    "base_url": Annotated[
+        str | None, typer.Option("--base-url", help="With --from-description: the model's OpenAI-compatible endpoint.")
+    ],
+    "model": Annotated[str | None, typer.Option("--model", help="With --from-description: the model name.")],
+    "cache": CacheDir,
+    "offline": Offline,
+    "repair_rounds": Annotated[
+        int, typer.Option("--repair-rounds", min=0, max=20, help="Times a blueprint error is sent back to the model.")
+    ],
+    "price_prompt": Annotated[
+        float, typer.Option("--price-prompt", min=0.0, help="Price per million prompt tokens, for the cost report.")
+    ],
+    "price_completion": Annotated[
+        float, typer.Option("--price-completion", min=0.0, help="Price per million completion tokens.")
+    ],
+    "json_mode": Annotated[
+        JsonMode, typer.Option("--json-mode", help="How schemas reach the model: vllm (structured_outputs) or openai.")
+    ],
+}
+"""The option of each field of `DescriptionOptions` (`generate --from-description`)."""
 
 
+@with_options(DescriptionOptions, DESCRIPTION_OPTIONS)
 def generate(
     blueprint: Annotated[
         str | None, typer.Argument(help="Blueprint YAML file, or a shipped name such as 'retail'.")
@@ -42,29 +68,13 @@ def generate(
         str | None,
         typer.Option("--from-description", help="Have an LLM write the blueprint from this description instead."),
     ] = None,
-    base_url: Annotated[
-        str | None, typer.Option("--base-url", help="With --from-description: the model's OpenAI-compatible endpoint.")
-    ] = None,
-    model: Annotated[str | None, typer.Option("--model", help="With --from-description: the model name.")] = None,
-    cache: CacheDir = None,
-    offline: Offline = False,
-    repair_rounds: Annotated[
-        int, typer.Option("--repair-rounds", min=0, max=20, help="Times a blueprint error is sent back to the model.")
-    ] = 3,
-    price_prompt: Annotated[
-        float, typer.Option("--price-prompt", min=0.0, help="Price per million prompt tokens, for the cost report.")
-    ] = 0.0,
-    price_completion: Annotated[
-        float, typer.Option("--price-completion", min=0.0, help="Price per million completion tokens.")
-    ] = 0.0,
-    json_mode: Annotated[
-        JsonMode, typer.Option("--json-mode", help="How schemas reach the model: vllm (structured_outputs) or openai.")
-    ] = "vllm",
+    *,
+    llm: DescriptionOptions,
 ) -> None:
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
     import envforge
-    from envforge.cli.output import print_run, print_synthesis, stage_progress
+    from envforge.cli.output import print_outcome, stage_progress
 
     if from_description is not None:
         from envforge.pipeline.dag import GenerateConfig
@@ -75,23 +85,13 @@ def generate(
             raise UserInputError(
                 f"give a BLUEPRINT or --from-description, not both (got '{blueprint}' and a description)"
             )
-        llm = build_synthesis_config(
-            from_description,
-            base_url=base_url,
-            model=model,
-            cache=cache,
-            offline=offline,
-            repair_rounds=repair_rounds,
-            price_prompt=price_prompt,
-            price_completion=price_completion,
-            json_mode=json_mode,
-        )
+        synthesis = build_synthesis_config(from_description, llm)
         config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
         with stage_progress(enabled=not as_json) as on_stage:
             synthesized = synthesize_environment(
-                llm, out, config, force=force, from_stage=from_stage, on_stage=on_stage
+                synthesis, out, config, force=force, from_stage=from_stage, on_stage=on_stage
             )
-        print_synthesis(synthesized, as_json=as_json)
+        print_outcome(synthesized, as_json=as_json)
         return
     if blueprint is None:
         raise UserInputError(
@@ -101,9 +101,30 @@ def generate(
         result = envforge.generate(
             blueprint, out, seed=seed, rows=rows, tasks=tasks, force=force, from_stage=from_stage, on_stage=on_stage
         )
-    print_run(result, as_json=as_json)
+    print_outcome(result, as_json=as_json)
 
 
+BATCH_OPTIONS: dict[str, Any] = {
+    "seed": Seed,
+    "rows": Rows,
+    "tasks": Tasks,
+    "workers": Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")],
+    "executor": Annotated[
+        Executor,
+        typer.Option("--executor", help="local (a process pool of --workers) or ray (one Ray task per blueprint)."),
+    ],
+    "address": Address,
+}
+"""The option of each field of `BatchSettings`."""
+
+
+def batch_settings(**values: Any) -> BatchSettings:
+    """`BatchSettings` from the options of `batch`, once --address is known to go with --executor ray."""
+    check_address(values["address"], values["executor"])
+    return BatchSettings(**values)
+
+
+@with_options(BatchSettings, BATCH_OPTIONS, batch_settings)
 def batch(
     blueprints: Annotated[
         list[str],
@@ -113,38 +134,19 @@ def batch(
         ),
     ],
     out: OutDir = Path("generated"),
-    seed: Seed = 0,
-    rows: Rows = 1000,
-    tasks: Tasks = 150,
-    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")] = 2,
-    executor: Annotated[
-        Executor,
-        typer.Option("--executor", help="local (a process pool of --workers) or ray (one Ray task per blueprint)."),
-    ] = "local",
-    address: Address = None,
+    *,
+    settings: BatchSettings,
     as_json: AsJson = False,
 ) -> None:
     """Generate many packages in parallel, a failing blueprint never stopping the others; write OUT/suite.json.
     Rerunning resumes: finished stages and packages come from the cache."""
-    import envforge
-    from envforge.cli.output import batch_progress, print_batch
+    from envforge.cli.output import batch_progress, print_outcome
+    from envforge.suite.run import batch_suite
 
-    check_address(address, executor)
-    report = envforge.batch(
-        blueprints,
-        out,
-        seed=seed,
-        rows=rows,
-        tasks=tasks,
-        workers=workers,
-        executor=executor,
-        address=address,
-        progress=partial(batch_progress, enabled=not as_json),
-    )
-    print_batch(report, as_json=as_json)
-    failures = [outcome for outcome in report.outcomes if not outcome.ok]
-    if failures:
-        raise typer.Exit(2 if all(outcome.user_error for outcome in failures) else 1)
+    report = batch_suite(blueprints, out, settings, partial(batch_progress, enabled=not as_json))
+    print_outcome(report, as_json=as_json)
+    if report.exit_code:
+        raise typer.Exit(report.exit_code)
 
 
 def fuse(
@@ -182,7 +184,7 @@ def fuse(
     """Fuse 2-3 domains into one environment: namespaced tables and tools, the same person linked across them by
     a shared identity, merged policies, and tasks of which at least a third cross domains."""
     import envforge
-    from envforge.cli.output import print_run, stage_progress
+    from envforge.cli.output import print_outcome, stage_progress
 
     with stage_progress(enabled=not as_json) as on_stage:
         result = envforge.fuse(
@@ -198,4 +200,4 @@ def fuse(
             force=force,
             on_stage=on_stage,
         )
-    print_run(result, as_json=as_json)
+    print_outcome(result, as_json=as_json)

@@ -5,7 +5,7 @@ datasets made of packages (`export`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal, cast, get_args
+from typing import Annotated, Literal
 
 import typer
 
@@ -26,17 +26,14 @@ def run_task_command(
     as_json: AsJson = False,
 ) -> None:
     """Replay a task's oracle (or, with --app, its golden UI path) and print the verdict of the package's verifier."""
-    from envforge.cli.output import print_verdict
+    from envforge.cli.output import print_outcome
     from envforge.runtime.oracle import run_task, run_ui_task
 
     if not oracle:
         raise UserInputError("run-task needs --oracle (replaying an agent's transcript comes with rollouts)")
-    if app_kind is not None:
-        task, verdict, outcomes = run_ui_task(package, task_id, app_kind)
-    else:
-        task, verdict, outcomes = run_task(package, task_id, via=via)
-    print_verdict(task, verdict, outcomes, as_json=as_json)
-    if not verdict.passed:
+    replay = run_task(package, task_id, via=via) if app_kind is None else run_ui_task(package, task_id, app_kind)
+    print_outcome(replay, as_json=as_json)
+    if not replay.verdict.passed:
         raise typer.Exit(1)
 
 
@@ -50,12 +47,11 @@ def check(
 ) -> None:
     """Run the conformance suite on a package (integrity, tool tests, verifier gates, determinism, MCP); exit 1 on any failure."""
     import envforge
-    from envforge.cli.output import print_checks
-    from envforge.validators.loaded_package import open_for_check, read_env_id
+    from envforge.cli.output import print_outcome
 
-    results = envforge.check(package, sample=sample, junit=junit)
-    print_checks(read_env_id(open_for_check(package)), results, as_json=as_json)
-    if not all(result.passed for result in results):
+    report = envforge.check(package, sample=sample, junit=junit)
+    print_outcome(report, as_json=as_json)
+    if not report.passed:
         raise typer.Exit(1)
 
 
@@ -71,23 +67,15 @@ def verify_ui_command(
     as_json: AsJson = False,
 ) -> None:
     """Replay golden UI paths in headless Chromium; drop the tasks that fail, with reasons, in report.json."""
-    from envforge.cli.output import print_ui_replay, replay_progress
-    from envforge.validators.ui_replay import planned, verify_ui
+    from envforge.cli.output import print_outcome, replay_progress
+    from envforge.validators.ui_replay import parse_apps, planned, verify_ui
 
     chosen = parse_apps(apps)
     with replay_progress(planned(package, chosen, sample)) as progress:
-        summary = verify_ui(package, chosen, sample=sample, screenshots=screenshots, progress=progress)
-    print_ui_replay(summary, package, as_json=as_json)
-    if any(result.passed < result.replayed for result in summary.apps.values()):
+        report = verify_ui(package, chosen, sample=sample, screenshots=screenshots, progress=progress)
+    print_outcome(report, as_json=as_json)
+    if not report.passed:
         raise typer.Exit(1)
-
-
-def parse_apps(value: str) -> tuple[AppKind, ...]:
-    chosen = tuple(part.strip() for part in value.split(",") if part.strip())
-    unknown = [part for part in chosen if part not in get_args(AppKind)]
-    if not chosen or unknown:
-        raise UserInputError(f"--app: '{value}' is not web, phone or web,phone")
-    return cast(tuple[AppKind, ...], chosen)
 
 
 def export(
@@ -112,7 +100,8 @@ def export(
 ) -> None:
     """Export packages as installable Gymnasium wheels and datasets for verl, TRL and SFT (one combined dataset for a suite)."""
     import envforge
-    from envforge.cli.output import print_export
+    from envforge.cli.output import print_outcome
 
-    report = envforge.export(packages, out, formats, test_fraction=test_fraction, rollouts=rollouts)
-    print_export(report, as_json=as_json)
+    print_outcome(
+        envforge.export(packages, out, formats, test_fraction=test_fraction, rollouts=rollouts), as_json=as_json
+    )

@@ -9,22 +9,20 @@ from typing import Annotated
 
 import typer
 
-from envforge.cli.options import AsJson, Package, with_rollout_options
-from envforge.errors import UserInputError
+from envforge.cli.options import ROLLOUT_OPTIONS, AsJson, Package, rollout_options, with_options
 from envforge.rollouts.options import RolloutOptions
 
 
-@with_rollout_options(samples=1)
+@with_options(RolloutOptions, ROLLOUT_OPTIONS, rollout_options, k=1)
 def rollout(package: Package, options: RolloutOptions, as_json: AsJson = False) -> None:
     """Run a served model on a package's tasks (k episodes each) and save every episode as a trajectory."""
     import envforge
-    from envforge.cli.output import episode_progress, print_solvability
+    from envforge.cli.output import episode_progress, print_outcome
 
-    report = envforge.rollout(package, options, progress=episode_progress)
-    print_solvability(report.summary, report.path, as_json=as_json)
+    print_outcome(envforge.rollout(package, options, progress=episode_progress), as_json=as_json)
 
 
-@with_rollout_options(samples=4)
+@with_options(RolloutOptions, ROLLOUT_OPTIONS, rollout_options, k=4)
 def validate(
     package: Package,
     options: RolloutOptions,
@@ -35,23 +33,12 @@ def validate(
 ) -> None:
     """Measure solvability: k episodes per task, pass@k and pass^k, pools and failure classes into report.json."""
     import envforge
-    from envforge.cli.output import episode_progress, print_solvability
+    from envforge.cli.output import episode_progress, print_outcome
+    from envforge.rollouts.solvability import parse_band
 
     band = parse_band(keep_pass_rate)
     report = envforge.validate(package, options, keep_pass_rate=band, progress=episode_progress)
-    print_solvability(report.summary, report.path, as_json=as_json)
-
-
-def parse_band(value: str) -> tuple[float, float]:
-    """`MIN:MAX` pass rates, e.g. `0.1:0.9`."""
-    low, sep, high = value.partition(":")
-    try:
-        band = (float(low), float(high)) if sep else (float("nan"), float("nan"))
-    except ValueError:
-        band = (float("nan"), float("nan"))
-    if not (0.0 <= band[0] <= band[1] <= 1.0):
-        raise UserInputError(f"--keep-pass-rate: '{value}' is not MIN:MAX with 0 <= MIN <= MAX <= 1 (e.g. 0.1:0.9)")
-    return band
+    print_outcome(report, as_json=as_json)
 
 
 def reverify(
@@ -66,8 +53,7 @@ def reverify(
     as_json: AsJson = False,
 ) -> None:
     """Judge stored trajectories again with the package's current verifiers (after a verifier fix)."""
-    from envforge.cli.output import print_reverify
+    from envforge.cli.output import print_outcome
     from envforge.rollouts.reverify import reverify_saved
 
-    result = reverify_saved(package, trajectories, out, report=report)
-    print_reverify(result, out or trajectories, as_json=as_json)
+    print_outcome(reverify_saved(package, trajectories, out, report=report), as_json=as_json)

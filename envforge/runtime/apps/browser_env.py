@@ -35,7 +35,7 @@ from envforge.runtime.apps.chromium import INSTALL_HINT, context_options, find_c
 from envforge.runtime.apps.replay import run_steps
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.runtime.apps.threaded import serve_in_thread
-from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
+from envforge.runtime.apps.uitasks import load_ui_tasks, pick_ui_task
 from envforge.runtime.episode import EnvPackage
 from envforge.runtime.episode_store import ServedEpisode
 from envforge.runtime.gym_env import AnyText
@@ -105,11 +105,10 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         spec = self.server.pages.spec
         self.sections = {screen.entity for screen in spec.lists} | {screen.entity for screen in spec.details}
         self.sections |= {form.entity for form in spec.actions}
-        self.ui_instructions = (
-            {task.task_id: task.instruction for task in load_ui_tasks(package.files) if task.app == app}
-            if package.files.exists(UI_TASKS_FILE)
-            else {}
-        )
+        # Read once: this app's instructions, and each golden path `replay_golden` clicks through.
+        self.ui_tasks = load_ui_tasks(package.files) if package.files.exists(UI_TASKS_FILE) else None
+        posed = self.ui_tasks or []
+        self.ui_instructions = {task.task_id: task.instruction for task in posed if task.app == app}
         self.viewport: dict[str, int] = context_options(app)["viewport"]
         screen = (self.viewport["height"], self.viewport["width"], 3)
         self.observation_space = spaces.Dict(
@@ -234,7 +233,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         """Reset, do the current task's golden UI path from home, and judge it: the verdict and the answer given."""
         if self.episode is None or self.episode.task_id is None:
             raise RuntimeError("call reset() first: the golden path is the current task's")
-        ui_task = find_ui_task(self.package.files, self.episode.task_id, self.app)
+        # Without a ui_tasks.jsonl, reading it again raises the package's one-line error.
+        tasks = self.ui_tasks if self.ui_tasks is not None else load_ui_tasks(self.package.files)
+        ui_task = pick_ui_task(self.package.path, tasks, self.episode.task_id, self.app)
         self.reset(options={"task_id": ui_task.task_id})
         read = run_steps(self.page, ui_task.steps)
         answer = read if ui_task.answers else None

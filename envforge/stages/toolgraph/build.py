@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import Any, Literal, assert_never
 
 from envforge.ir.blueprint import (
     ActionSpec,
@@ -53,20 +53,42 @@ class _Deriver:
         refs.update({f"{prefix}{field}": parent for field, parent in self.parents[entity.name].items()})
         return refs
 
-    def get_tool(self, entity: OntologyEntity) -> ToolSpec:
-        key = {"type": "string", "description": f"The {entity.name}'s {entity.key}."}
+    def _one_row_tool(
+        self,
+        entity: OntologyEntity,
+        operation: Literal["get", "find"],
+        field: str,
+        schema: JSONSchema,
+        *,
+        name: str,
+        description: str,
+        param_refs: dict[str, str] | None = None,
+    ) -> ToolSpec:
+        """A read tool that returns the row of `entity` whose `field` is its one parameter."""
         return ToolSpec(
-            name=get_tool_name(entity.name),
-            description=f"Get one {entity.name} by its {entity.key}. {entity.description}",
+            name=name,
+            description=description,
             kind="read",
-            operation="get",
+            operation=operation,
             entity=entity.name,
-            parameters=_object({entity.key: key}, [entity.key]),
+            parameters=_object({field: schema}, [field]),
             returns=self.rows(entity),
             reads=[entity.name],
-            filters=[entity.key],
-            param_refs={entity.key: entity.name},
+            filters=[field],
+            param_refs=param_refs or {},
             output_refs=self.row_refs(entity, ""),
+        )
+
+    def get_tool(self, entity: OntologyEntity) -> ToolSpec:
+        key = {"type": "string", "description": f"The {entity.name}'s {entity.key}."}
+        return self._one_row_tool(
+            entity,
+            "get",
+            entity.key,
+            key,
+            name=get_tool_name(entity.name),
+            description=f"Get one {entity.name} by its {entity.key}. {entity.description}",
+            param_refs={entity.key: entity.name},
         )
 
     def list_tool(self, entity: OntologyEntity) -> ToolSpec:
@@ -117,17 +139,13 @@ class _Deriver:
             schema = value_schema(field)
             schema["description"] = f"The exact {field.name} (case-insensitive)."
             tools.append(
-                ToolSpec(
+                self._one_row_tool(
+                    entity,
+                    "find",
+                    field.name,
+                    schema,
                     name=find_tool_name(entity.name, field.name),
                     description=f"Find the {entity.name} whose {field.name} is exactly the given value.",
-                    kind="read",
-                    operation="find",
-                    entity=entity.name,
-                    parameters=_object({field.name: schema}, [field.name]),
-                    returns=self.rows(entity),
-                    reads=[entity.name],
-                    filters=[field.name],
-                    output_refs=self.row_refs(entity, ""),
                 )
             )
         return tools
