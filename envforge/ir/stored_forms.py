@@ -14,21 +14,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 from envforge.ir.blueprint import ActionSpec, PolicySpec
+from envforge.ir.toolspec import scalars
 
 Form = Literal["lower", "upper"]
 FOLDS: dict[Form, Callable[[str], str]] = {"lower": str.lower, "upper": str.upper}
-
-
-def _sources(value: Any) -> Iterator[str]:
-    """Every string inside a dumped model: the expressions among them are what parses."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _sources(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _sources(item)
 
 
 def _case_blind(node: ast.expr, parent: ast.AST | None) -> bool:
@@ -81,7 +70,8 @@ def stored_forms(action: ActionSpec, policies: list[PolicySpec]) -> dict[str, Fo
         for policy in policies
         if action.name in (policy.actions or [])
     ]
-    sources = [*_sources(dumped), *_sources(scoped)]
+    # Every string inside them: the expressions among them are what parses.
+    sources = [value for value in scalars([dumped, scoped]) if isinstance(value, str)]
     seen: dict[str, set[str]] = {}
     for source in sources:
         for name, use in _uses(source):

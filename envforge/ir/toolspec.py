@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, TypeAlias
 
 from pydantic import Field
@@ -88,3 +88,15 @@ class ToolGraph(IRModel):
             if tool.name == name:
                 return tool
         raise KeyError(name)
+
+
+def scalars(value: Any) -> Iterator[Any]:
+    """The leaf values of a JSON-like value (arguments, results, a dumped model), None left out."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from scalars(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from scalars(item)
+    elif value is not None:
+        yield value

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from envforge.ir.tasks import TaskSpec
-from envforge.runtime.provenance import scalars
+from envforge.ir.toolspec import scalars
 
 _LABELS = {"phone": "phone number", "record_ids": "reference", "zip": "zip code"}
 UNITS = ("kg", "lb", "km", "cm", "mm", "usd", "eur")

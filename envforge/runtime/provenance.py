@@ -4,27 +4,16 @@ teaches an agent to guess."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
 from envforge.ir.tasks import TaskSpec
+from envforge.ir.toolspec import scalars
 from envforge.text import stated_in
 
 MECHANICS = frozenset({"limit", "offset"})
 """Arguments about paging, not about the request: any value is the agent's own choice."""
-
-
-def scalars(value: Any) -> Iterator[Any]:
-    """The leaf values of a JSON-like value (arguments, results), None left out."""
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from scalars(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from scalars(item)
-    elif value is not None:
-        yield value
 
 
 def _key(value: Any) -> str:
