@@ -18,9 +18,9 @@ from envforge.runtime.claims.forms import phrase_forms
 from envforge.runtime.claims.vocabulary import Vocabulary
 from envforge.suite.blueprints import resolve_blueprint
 from tests.runtime.claims.corpus import vocabulary
+from tests.runtime.claims.test_properties import DOMAINS
 
 EXAMPLES = settings(max_examples=300, deadline=None, derandomize=True)
-DOMAINS = ("retail", "airline", "banking", "clinic", "library")
 CHAT = (
     "Thanks for your patience.",
     "Let me look into that for you.",
