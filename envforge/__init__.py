@@ -13,10 +13,12 @@ two files do):
 - `errors`, `hashing`, `files` (atomic writes, stable JSON), `text`, `fakedata`, `version`: leaves. And
   `executors`: where long work runs (a process pool, Ray tasks, the one Ray session that batches and rollouts
   share), and `Progress`, the callback through which long work reports without printing.
-- `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports); pydantic, no I/O beyond loading. And
+- `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports, how an outcome displays, what serving
+  is asked for); pydantic and dataclasses, no I/O beyond loading. And
   `ir/display.py`: how an outcome shows itself to people (its tables and lines, as plain strings).
-- `runtime/`: what an exported package runs (sessions and their write history, dispatch, ownership, the
-  verifier's judge and typed answers, MCP, apps, Gym, a task's oracle replayed, a package served until
+- `runtime/`: what an exported package runs (sessions and their history, dispatch, ownership, the verifier's
+  judge, typed answers and the claim reader of the agent's messages (`claims/`), one episode store and one
+  harness API for MCP and the apps, MCP, apps, Gym, a task's oracle replayed, a package served until
   interrupted); imports only `ir` and the leaves.
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
@@ -50,7 +52,8 @@ Ownership rules:
   module by its caller.
 - The LLM review of `generate --from-description` is the `review` stage; the stage defines the
   `TaskReviewer` it calls, `synthesis` supplies it, so stages never import LLM code.
-- A verifier judges only a run's history (`runtime/verify.py`): what the store logged, never the whole state.
+- A verifier judges only a run's history and what the agent told the user (`runtime/verify.py`): what the store
+  logged, never the whole state.
   Whose a row is comes from `ir/ownership.py` alone; the runtime, the synthesizer and the gate ask it.
 - Effect kinds are one closed union (`ir.blueprint.EffectSpec`): every place that must handle each kind
   matches on it exhaustively, so mypy fails until a new kind is handled everywhere.
