@@ -7,9 +7,11 @@ task's initial state, the calls the agent made, and the shipped verifier's verdi
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import cast
 
 from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict
@@ -33,7 +35,7 @@ class EnvPackage:
     """The opened package: its files, read through the manifest's hashes (unchecked only for `envforge check`)."""
     env: Environment
     tasks: dict[str, TaskSpec]
-    _verifiers: dict[str, ModuleType] = field(default_factory=dict, repr=False)
+    _verifiers: dict[str, Callable[[RunHistory, Transcript], Verdict]] = field(default_factory=dict, repr=False)
 
     @property
     def path(self) -> Path:
@@ -52,15 +54,18 @@ class EnvPackage:
 
     def verify(self, task_id: str, history: RunHistory, transcript: Transcript) -> Verdict:
         """Judge a run (what its session logged, and its transcript) with the package's shipped verifier."""
-        module = self._verifiers.get(task_id)
-        if module is None:
-            module = self._verifiers[task_id] = load_package_verifier(self.files, task_id)
-        if len(inspect.signature(module.verify).parameters) < VERIFY_PARAMETERS:
-            # A package made before verifiers read the conversation: its verifier judges the history and answer.
-            old: Verdict = module.verify(history, transcript)
-            return old
-        verdict: Verdict = module.verify(history, transcript, self.vocabulary)
-        return verdict
+        judge = self._verifiers.get(task_id)
+        if judge is None:
+            judge = self._verifiers[task_id] = self._judge(load_package_verifier(self.files, task_id))
+        return judge(history, transcript)
+
+    def _judge(self, module: ModuleType) -> Callable[[RunHistory, Transcript], Verdict]:
+        """The verifier as called: with the claim vocabulary, or, for a package made before verifiers read the
+        conversation, as it was (history and answer); told apart once, when it is loaded."""
+        verify = module.verify
+        if len(inspect.signature(verify).parameters) < VERIFY_PARAMETERS:
+            return lambda history, transcript: cast(Verdict, verify(history, transcript))
+        return lambda history, transcript: cast(Verdict, verify(history, transcript, self.vocabulary))
 
     @property
     def vocabulary(self) -> Vocabulary:
