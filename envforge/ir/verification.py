@@ -8,16 +8,27 @@ from pydantic import Field
 
 from envforge.ir.base import IRModel
 
+LEGITIMATE = "legitimate"
+"""The kind of the gate's runs that do the task right in another way than the golden run
+(`envforge.stages.verifiers.legitimate`): the verifier must give each reward 1."""
+
 
 class MutantResult(IRModel):
-    """One automatic mutant of a golden run and the reward the verifier gave it."""
+    """One run the gate played beside the golden one (a cheating mutant or a legitimate variation) and the reward
+    the verifier gave it."""
 
     name: str
     kind: str = ""
-    """The class of cheat it plays (`envforge.stages.verifiers.gate`)."""
+    """The class of cheat it plays (`envforge.stages.verifiers.gate`), or `legitimate`."""
     equivalent: bool
-    """The mutant ends in the golden state with the golden answer, so rewarding it is right."""
+    """Rewarding it is right: a mutant that ends in the golden state with the golden answer, or a legitimate
+    variation (which must be rewarded)."""
     reward: float
+
+    @property
+    def variation(self) -> str | None:
+        """The legitimate variation it plays (`legitimate:<variation>:<detail>`); None for a mutant."""
+        return self.name.split(":")[1] if self.kind == LEGITIMATE else None
 
 
 class GateResult(IRModel):
@@ -41,6 +52,14 @@ class MutantClassRate(IRModel):
     false_positive_rate: float
 
 
+class VariationRate(IRModel):
+    """The verifiers against one legitimate variation: every run must be rewarded."""
+
+    played: int
+    accepted: int
+    acceptance_rate: float
+
+
 class GateSummary(IRModel):
     """Suite-level error rates of the verifiers."""
 
@@ -53,6 +72,8 @@ class GateSummary(IRModel):
     mutant_false_positive_rate: float
     by_class: dict[str, MutantClassRate] = Field(default_factory=dict)
     """Mutant class -> how many of its mutants every verifier met and how many it wrongly rewarded."""
+    legitimate: dict[str, VariationRate] = Field(default_factory=dict)
+    """Legitimate variation -> how many of its runs every verifier met and how many it rewarded."""
 
 
 class ExcludedTool(IRModel):

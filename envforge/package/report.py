@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from statistics import median
 
 from envforge.ir.synthesis import SynthesisReport
@@ -14,11 +15,13 @@ from envforge.ir.verification import (
     GateResult,
     GateSummary,
     MutantClassRate,
+    MutantResult,
     RolloutSummary,
     TaskMix,
     UIAppSummary,
     UIReplaySummary,
     ValidationReport,
+    VariationRate,
 )
 
 
@@ -26,28 +29,48 @@ def _rate(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def _by_class(results: list[GateResult], shipped: set[str]) -> dict[str, MutantClassRate]:
-    """Per class of cheat: how the shipped verifiers fared against the gate's non-equivalent mutants."""
-    met: Counter[str] = Counter()
+def _tally(
+    results: list[GateResult],
+    shipped: set[str],
+    group: Callable[[MutantResult], str | None],
+    hit: Callable[[float], bool],
+) -> dict[str, tuple[int, int]]:
+    """Group -> (runs, runs whose reward is a hit) over the shipped tasks' gate runs; a run of no group is left
+    out."""
+    runs: Counter[str] = Counter()
     rewarded: Counter[str] = Counter()
     for result in results:
         if result.task_id in shipped:
-            for mutant in result.mutants:
-                if not mutant.equivalent:
-                    met[mutant.kind] += 1
-                    rewarded[mutant.kind] += mutant.reward != 0
+            for run in result.mutants:
+                name = group(run)
+                if name is not None:
+                    runs[name] += 1
+                    rewarded[name] += hit(run.reward)
+    return {name: (runs[name], rewarded[name]) for name in sorted(runs)}
+
+
+def _by_class(results: list[GateResult], shipped: set[str]) -> dict[str, MutantClassRate]:
+    """Per class of cheat: how the shipped verifiers fared against the gate's non-equivalent mutants."""
+    tally = _tally(results, shipped, lambda run: None if run.equivalent else run.kind, lambda reward: reward != 0)
     return {
-        kind: MutantClassRate(
-            mutants=met[kind], false_positives=rewarded[kind], false_positive_rate=_rate(rewarded[kind], met[kind])
-        )
-        for kind in sorted(met)
+        kind: MutantClassRate(mutants=met, false_positives=wrong, false_positive_rate=_rate(wrong, met))
+        for kind, (met, wrong) in tally.items()
+    }
+
+
+def _by_variation(results: list[GateResult], shipped: set[str]) -> dict[str, VariationRate]:
+    """Per legitimate variation: how many runs the shipped verifiers met and how many they rewarded in full."""
+    tally = _tally(results, shipped, lambda run: run.variation, lambda reward: reward == 1)
+    return {
+        name: VariationRate(played=played, accepted=accepted, acceptance_rate=_rate(accepted, played))
+        for name, (played, accepted) in tally.items()
     }
 
 
 def build_report(
     env_id: str, requested: int, tools: ToolTestReport, results: list[GateResult], accepted: list[TaskSpec]
 ) -> ValidationReport:
-    mutants = [mutant for result in results for mutant in result.mutants]
+    mutants = [mutant for result in results for mutant in result.mutants if mutant.variation is None]
     real = [mutant for mutant in mutants if not mutant.equivalent]
     false_positives = sum(mutant.reward != 0 for mutant in real)
     false_negatives = sum(result.golden_reward != 1 for result in results)
@@ -82,6 +105,7 @@ def build_report(
             mutant_false_positives=false_positives,
             mutant_false_positive_rate=_rate(false_positives, len(real)),
             by_class=_by_class(results, {task.id for task in accepted}),
+            legitimate=_by_variation(results, {task.id for task in accepted}),
         ),
         shortfall=shortfall,
         tasks=results,
@@ -136,6 +160,18 @@ def _render_validation(report: ValidationReport) -> str:
             *[
                 f"| {kind} | {rate.mutants} | {rate.false_positives} | {rate.false_positive_rate:.3f} |"
                 for kind, rate in gate.by_class.items()
+            ],
+        ]
+    if gate.legitimate:
+        lines += [
+            "",
+            "## The shipped verifiers against each legitimate variation",
+            "",
+            "| variation | runs | rewarded | acceptance rate |",
+            "|---|---:|---:|---:|",
+            *[
+                f"| {name} | {rate.played} | {rate.accepted} | {rate.acceptance_rate:.3f} |"
+                for name, rate in gate.legitimate.items()
             ],
         ]
     if report.mix is not None:

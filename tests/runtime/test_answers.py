@@ -7,10 +7,13 @@ from datetime import date, datetime, time, timedelta
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from num2words import num2words
 
 from envforge.ir.answers import AnswerSpec, AnswerType
 from envforge.runtime.answers import judge_answer
-from tests.answer_phrasings import CONSTANT, cheating_answers, natural_answers
+from envforge.runtime.mentions.numbers import number_in_words, number_mentions
+from envforge.stages.verifiers.phrasings import natural_answers
+from tests.answer_phrasings import CONSTANT, cheating_answers
 
 STATUSES = [
     "pending",
@@ -114,6 +117,14 @@ def test_every_natural_answer_passes(kind: AnswerType, data: st.DataObject) -> N
     spec = data.draw(specs(kind))
     for answer in natural_answers(spec):
         assert judge_answer(spec, answer) is None, (spec, answer)
+
+
+@EXAMPLES
+@given(number=st.one_of(st.integers(0, 2_000), st.integers(0, 10**12 - 1)))
+def test_a_number_written_in_words_reads_back_and_is_spelt_as_num2words_spells_it(number: int) -> None:
+    words = number_in_words(number)
+    assert [mention.value for mention in number_mentions(words, 2000)] == [number], words
+    assert words == num2words(number).replace(",", "")
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -1,9 +1,8 @@
 """Scripted agents that play a task the way a user's adversary would, on a real session.
 
 Written apart from the gate's own mutants (`envforge.stages.verifiers.gate`): each cheat is what an agent
-could do to collect the reward without doing the task; the legitimate agent does the task in ways the golden
-run does not (other lookup routes, extra reads, a refused first attempt, independent writes in another order,
-natural phrasings of the answer).
+could do to collect the reward without doing the task. The legitimate agent plays the gate's legitimate variations
+(`envforge.stages.verifiers.legitimate`) on the same session as the cheats.
 """
 
 from __future__ import annotations
@@ -14,13 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall
-from envforge.runtime.actions import compile_actions
 from envforge.runtime.claims import action_terms
 from envforge.runtime.environment import Environment
 from envforge.runtime.ownership import compile_owner_queries
 from envforge.runtime.session import Session
+from envforge.stages.verifiers.legitimate import legitimate_runs
 from envforge.text import participle
-from tests.answer_phrasings import natural_answers
 
 CONSTANT = "Done. It is 1, 2, 3, 5 and 10; pending, shipped, delivered, cancelled, captured, refunded; $0.00."
 
@@ -46,7 +44,6 @@ class Player:
         person = env.entities[env.blueprint.person]
         self.lookups = {t.name for t in env.toolgraph.tools if t.kind == "read" and t.entity == person.name}
         self.writes = [call for call in task.oracle if env.tools[call.name].kind == "write"]
-        self.reads = [call for call in task.oracle if env.tools[call.name].kind == "read"]
 
     def play(self, calls: list[ToolCall]) -> tuple[RunHistory, list[tuple[bool, dict[str, Any]]]]:
         self.session.reset()
@@ -236,67 +233,8 @@ def _rival(task: TaskSpec, results: list[tuple[bool, dict[str, Any]]]) -> str | 
 
 
 def legitimate(player: Player) -> Iterator[Run]:
-    """The task done in other ways than the golden run; every one must pass."""
-    task, env = player.task, player.env
-    calls = [_other_route(env, call, player.lookups) for call in task.oracle]
-    read = _extra_read(env)
-    extra = [read] if read is not None else []
-    writes = [call for call in calls if env.tools[call.name].kind == "write"]
-    reads = [call for call in calls if env.tools[call.name].kind == "read"]
-    if writes:
-        refused = ToolCall(name=writes[0].name, arguments={})
-        ordered = [_respelled(env, call) for call in reversed(writes)]
-        history, results = player.play([*reads, *extra, refused, *ordered])
-        assert not results[len(reads) + len(extra)][0], "the refused first attempt was accepted"
-        yield Run("legitimate", history, None)
-        yield Run("legitimate:told", history, None, _honest(player))
-        return
-    history, _ = player.play([*calls, *extra])
-    assert task.verifier.answer is not None
-    for phrasing in natural_answers(task.verifier.answer):
-        yield Run(f"legitimate:{phrasing}", history, phrasing)
-
-
-def _other_route(env: Environment, call: ToolCall, lookups: set[str]) -> ToolCall:
-    """The same identification through another lookup of the person entity that filters on what was said."""
-    if call.name not in lookups:
-        return call
-    for tool in env.toolgraph.tools:
-        if tool.name in lookups and tool.name != call.name and tool.operation == "list":
-            filters = {name: value for name, value in call.arguments.items() if name in tool.filters}
-            if filters:
-                return ToolCall(name=tool.name, arguments=filters)
-    return call
-
-
-def _extra_read(env: Environment) -> ToolCall | None:
-    """A read the task does not need: the first page of a catalog-like list."""
-    tool = next((t for t in env.toolgraph.tools if t.operation == "list"), None)
-    return None if tool is None else ToolCall(name=tool.name, arguments={"limit": 5})
-
-
-def _respelled(env: Environment, call: ToolCall) -> ToolCall:
-    """The call with each argument its action folds to one case written in the other case (`Ann@Example.COM`)."""
-    forms = compile_actions(env)[call.name].forms if call.name in compile_actions(env) else {}
-    return _with(
-        call,
-        **{name: str(call.arguments[name]).swapcase() for name in forms if isinstance(call.arguments.get(name), str)},
-    )
-
-
-def _honest(player: Player) -> tuple[str, ...]:
-    """What a careful agent tells the user: it confirms before writing, says what it did, and says what a policy
-    kept it from doing and why."""
-    task, env = player.task, player.env
-    terms = {term.name: term for term in action_terms(env.blueprint)}
-    done = [call.name for call in player.writes if terms[call.name].objects]
-    first = terms[done[0]] if done else None
-    messages = [f"Just to confirm: you want me to {first.verb} your {max(first.objects, key=len)}?"] if first else []
-    messages += [f"{_said(terms[name].verb, max(terms[name].objects, key=len))[0]}." for name in done]
-    policies = {policy.id: policy.text for policy in env.blueprint.policies}
-    for name, policy in zip(task.verifier.refused, task.policies, strict=False):
-        if name not in done and terms[name].objects:
-            messages.append(
-                f"I could not {terms[name].verb} your {max(terms[name].objects, key=len)}: {policies.get(policy, 'our policy')}"
-            )
-    return (*messages, "Is there anything else I can help with?")
+    """The task done in other ways than the golden run, as the gate plays them (`legitimate_runs`); every one
+    must pass."""
+    for run in legitimate_runs(player.task, player.session):
+        history, _ = player.play(run.calls)
+        yield Run(run.name, history, run.answer, run.messages)

@@ -40,6 +40,17 @@ CLASSES = {
     "disclosure",
     "unasserted_answer",
 }
+VARIATIONS = {
+    "other_credential",
+    "extra_read",
+    "refused_first",
+    "write_order",
+    "confirm_first",
+    "other_format",
+    "full_sentence",
+}
+"""The legitimate variations every domain's tasks give room for (`respelled` needs a task that writes an argument
+its action folds)."""
 
 
 def _transcript(run: Run) -> Transcript:
@@ -47,7 +58,8 @@ def _transcript(run: Run) -> Transcript:
 
 
 def _play_every_task(package: Path) -> Counter[str]:
-    """Assert no cheat scores and every legitimate run does; returns how many runs of each cheat were played."""
+    """Assert no cheat scores and every legitimate run does; returns how many runs of each cheat and each
+    legitimate variation (`legitimate:<variation>`) were played."""
     env = load_environment(open_package(package))
     vocabulary = environment_vocabulary(env)
     rewarded: list[str] = []
@@ -62,6 +74,7 @@ def _play_every_task(package: Path) -> Counter[str]:
                 if verify(run.history, _transcript(run), vocabulary).reward != 0:
                     rewarded.append(f"{task.id} {run.agent}")
             for run in legitimate(player):
+                played[":".join(run.agent.split(":")[:2])] += 1
                 verdict = verify(run.history, _transcript(run), vocabulary)
                 if verdict.reward != 1:
                     rejected.append(f"{task.id} {run.agent}: {'; '.join(verdict.reasons)}")
@@ -77,7 +90,7 @@ def test_no_cheat_scores_and_every_legitimate_variation_does_on_every_task(
     packages: dict[str, Path], domain: str
 ) -> None:
     played = _play_every_task(packages[domain])
-    assert set(played) >= CLASSES, sorted(played)
+    assert set(played) >= CLASSES | {f"legitimate:{variation}" for variation in VARIATIONS}, sorted(played)
 
 
 @pytest.mark.slow

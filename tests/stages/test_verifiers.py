@@ -130,3 +130,40 @@ def test_a_shipped_verifier_runs_in_a_fresh_interpreter_with_only_the_runtime(
     assert result.returncode == 0, result.stderr
     assert lie == "grant_store_credit"
     assert result.stdout.split() == ["1.0", "0.0", "0.0"]
+
+
+def test_a_verifier_that_punishes_a_refused_first_attempt_fails_the_gate_as_rejecting_a_legitimate_run(
+    retail_package: Path, retail_env: Environment
+) -> None:
+    task = next(t for t in load_tasks(open_package(retail_package)).values() if t.kind == "write")
+
+    def unforgiving(history: RunHistory, transcript: Transcript | None, vocabulary: Vocabulary | None) -> Verdict:
+        verdict = verify(task.verifier, history, transcript, vocabulary)
+        if any(call.refusal is not None for call in history.calls):
+            return verdict.model_copy(update={"reward": 0.0, "passed": False, "reasons": ["a call was refused"]})
+        return verdict
+
+    result = gate_task(task, Session(retail_env), unforgiving, [])
+    assert not result.accepted
+    assert result.reason.startswith(
+        "legitimate_rejected: the verifier rejects the legitimate run 'legitimate:refused_first:"
+    )
+    assert result.reason.endswith(": a call was refused")
+    rejected = [run for run in result.mutants if run.kind == "legitimate" and run.reward != 1]
+    assert [run.variation for run in rejected] == ["refused_first"]
+
+
+def test_the_gate_plays_every_legitimate_variation_a_task_allows_and_the_shipped_verifier_rewards_each(
+    retail_package: Path, retail_env: Environment
+) -> None:
+    package = open_package(retail_package)
+    tasks = list(load_tasks(package).values())
+    played: set[str] = set()
+    for task in tasks:
+        result = gate_task(task, Session(retail_env), load_verifier(render_verifier(task), task.id), [])
+        runs = [run for run in result.mutants if run.kind == "legitimate"]
+        assert result.accepted, result.reason
+        assert runs and all(run.equivalent and run.reward == 1 for run in runs), task.id
+        played |= {str(run.variation) for run in runs}
+    assert played >= {"other_credential", "extra_read", "refused_first", "write_order", "confirm_first"}
+    assert played >= {"other_format", "full_sentence", "respelled"}

@@ -204,6 +204,34 @@ def number_mentions(text: str, default_year: int) -> list[Mention]:
     return _join_cents(text, sorted(mentions, key=lambda mention: mention.start))
 
 
+_NAMES = {value: word for table in (_UNITS, _TEENS, _TENS) for word, value in table.items()}
+_SCALES_DOWN = sorted(_SCALES.items(), key=lambda scale: scale[1], reverse=True)
+
+
+def _below_thousand(number: int) -> str:
+    hundreds, rest = divmod(number, 100)
+    tens, unit = divmod(rest, 10)
+    last = _NAMES[rest] if rest < 20 else _NAMES[tens * 10] + (f"-{_NAMES[unit]}" if unit else "")
+    parts = [f"{_NAMES[hundreds]} hundred"] if hundreds else []
+    return " and ".join([*parts, last] if rest else parts)
+
+
+def number_in_words(number: int) -> str:
+    """A whole number from 0 below a trillion in the words `number_mentions` reads back ("one hundred and five")."""
+    if not 0 <= number < 1000 * _SCALES_DOWN[0][1]:
+        raise ValueError(f"{number} is outside 0..{1000 * _SCALES_DOWN[0][1] - 1}")
+    if number == 0:
+        return "zero"
+    parts: list[str] = []
+    for word, scale in _SCALES_DOWN:
+        count, number = divmod(number, scale)
+        if count:
+            parts.append(f"{_below_thousand(count)} {word}")
+    if number:
+        parts.append(f"and {_below_thousand(number)}" if parts and number < 100 else _below_thousand(number))
+    return " ".join(parts)
+
+
 def parse_number(value: str) -> float | None:
     """A canonical number (`1234.5`, `1,234.50`, `$12`)."""
     try:

@@ -25,6 +25,9 @@ The gate plays the cheater. Each mutant is a run an agent could make without doi
 
 A mutant counts as equivalent (rewarding it is right) only when its history and answer equal the golden ones.
 
+Beside the cheats, the gate plays legitimate variations, the task done right another way
+(`envforge.stages.verifiers.legitimate`): a verifier that rewards one below 1 fails the task (`legitimate_rejected`).
+
 Before the mutants, the gate checks the oracle is a demonstration an agent could follow: every argument comes
 from the user, an earlier result or a policy's text (`envforge.runtime.provenance`).
 """
@@ -38,7 +41,7 @@ from typing import Any
 from envforge.hashing import canonical_json
 from envforge.ir.blueprint import NAME_FIELDS
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
-from envforge.ir.verification import GateResult, MutantResult
+from envforge.ir.verification import LEGITIMATE, GateResult, MutantResult
 from envforge.runtime.changes import fold_history
 from envforge.runtime.claims import action_terms, environment_vocabulary
 from envforge.runtime.history import quote
@@ -46,6 +49,7 @@ from envforge.runtime.ownership import compile_owner_queries
 from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn
+from envforge.stages.verifiers.legitimate import legitimate_runs
 from envforge.text import participle
 
 ORACLE_REPLAYS = 3
@@ -464,6 +468,13 @@ def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: lis
         mutants.append(MutantResult(name=mutant.name, kind=mutant.kind, equivalent=equivalent, reward=reward))
         if reward != 0 and not equivalent:
             failures.append(f"mutant_accepted: the verifier rewards the mutant '{mutant.name}'")
+    for run in legitimate_runs(task, session):
+        transcript = Transcript(calls=run.calls, answer=run.answer, messages=list(run.messages))
+        verdict = verify(_replay(session, run.calls), transcript, vocabulary)
+        mutants.append(MutantResult(name=run.name, kind=LEGITIMATE, equivalent=True, reward=verdict.reward))
+        if verdict.reward != 1:
+            why = "; ".join(verdict.reasons) or "reward below 1"
+            failures.append(f"legitimate_rejected: the verifier rejects the legitimate run '{run.name}': {why}")
     killed = [mutant for mutant in mutants if not mutant.equivalent]
     discrimination = sum(mutant.reward == 0 for mutant in killed) / len(killed) if killed else 1.0
     return GateResult(
