@@ -38,6 +38,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "fuse": generate.fuse,
     "run-task": packages.run_task_command,
     "check": packages.check,
+    "report": packages.report,
     "export": packages.export,
     "serve": serve.serve,
     "serve-model": serve.serve_model_command,

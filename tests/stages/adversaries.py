@@ -20,6 +20,18 @@ from envforge.runtime.session import Session
 from envforge.stages.verifiers.legitimate import legitimate_runs
 from envforge.text import participle
 
+VARIATIONS = {
+    "other_credential",
+    "extra_read",
+    "refused_first",
+    "write_order",
+    "confirm_first",
+    "other_format",
+    "full_sentence",
+}
+"""The legitimate variations every domain's tasks give room for (`respelled` needs a task that writes an argument
+its action folds)."""
+
 CONSTANT = "Done. It is 1, 2, 3, 5 and 10; pending, shipped, delivered, cancelled, captured, refunded; $0.00."
 
 

@@ -18,7 +18,7 @@ from envforge.runtime.environment import load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_package_verifier, load_tasks
 from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
-from tests.stages.adversaries import Player, Run, cheats, legitimate
+from tests.stages.adversaries import VARIATIONS, Player, Run, cheats, legitimate
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
 CLASSES = {
@@ -40,17 +40,6 @@ CLASSES = {
     "disclosure",
     "unasserted_answer",
 }
-VARIATIONS = {
-    "other_credential",
-    "extra_read",
-    "refused_first",
-    "write_order",
-    "confirm_first",
-    "other_format",
-    "full_sentence",
-}
-"""The legitimate variations every domain's tasks give room for (`respelled` needs a task that writes an argument
-its action folds)."""
 
 
 def _transcript(run: Run) -> Transcript:

@@ -18,6 +18,7 @@ from envforge.runtime.verify import verify
 from envforge.stages.verifiers.emit import render_verifier
 from envforge.stages.verifiers.gate import gate_task
 from envforge.stages.verifiers.stage import unrelated_writes
+from tests.stages.adversaries import VARIATIONS
 
 
 def _golden(env: Environment, calls: list[ToolCall]) -> Session:
@@ -165,5 +166,4 @@ def test_the_gate_plays_every_legitimate_variation_a_task_allows_and_the_shipped
         assert result.accepted, result.reason
         assert runs and all(run.equivalent and run.reward == 1 for run in runs), task.id
         played |= {str(run.variation) for run in runs}
-    assert played >= {"other_credential", "extra_read", "refused_first", "write_order", "confirm_first"}
-    assert played >= {"other_format", "full_sentence", "respelled"}
+    assert played >= {*VARIATIONS, "respelled"}

@@ -1,6 +1,6 @@
 """Commands on a package: a task's oracle or golden UI path replayed (`run-task`), the conformance suite
-(`check`), the golden UI paths replayed in headless Chromium (`verify-ui`), and Gymnasium wheels and training
-datasets made of packages (`export`)."""
+(`check`), the verifier gate's figures side by side (`report`), the golden UI paths replayed in headless Chromium
+(`verify-ui`), and Gymnasium wheels and training datasets made of packages (`export`)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,21 @@ def check(
     report = envforge.check(package, sample=sample, junit=junit)
     print_outcome(report, as_json=as_json)
     if not report.passed:
+        raise typer.Exit(1)
+
+
+def report(
+    packages: Annotated[list[Path], typer.Argument(help="Environment package folders (one column each).")],
+    as_json: AsJson = False,
+) -> None:
+    """The verifier gate per class of cheat and legitimate variation (rows) and package (columns), accepted/played
+    from each report.json; exit 1 when a shipped verifier accepts a cheat or rejects a legitimate run."""
+    from envforge.cli.output import print_outcome
+    from envforge.validators.gate_table import gate_table
+
+    table = gate_table(packages)
+    print_outcome(table, as_json=as_json)
+    if not table.passed:
         raise typer.Exit(1)
 
 
