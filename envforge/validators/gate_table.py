@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from envforge.ir.display import Display, Table
-from envforge.ir.verification import ValidationReport
+from envforge.ir.verification import LEGITIMATE, ValidationReport
 from envforge.runtime.opened_package import broken, first_error, open_package
 from envforge.validators.loaded_package import require_package
 
@@ -43,7 +43,7 @@ class PackageGate:
             if accepted
         ]
         legitimate = [
-            f"{self.domain}: {played - accepted} of {played} legitimate:{name} runs rejected"
+            f"{self.domain}: {played - accepted} of {played} {LEGITIMATE}:{name} runs rejected"
             for name, (accepted, played) in self.legitimate.items()
             if accepted != played
         ]
@@ -108,15 +108,16 @@ class GateTable:
         }
 
     def display(self) -> Display:
-        """One table: the cheat classes (must read 0/n), then the legitimate variations (must read n/n)."""
+        """One table: the cheat classes (each must read 0/n), then the legitimate variations (each n/n)."""
         cheats = sorted({kind for package in self.packages for kind in package.cheats})
         variations = sorted({name for package in self.packages for name in package.legitimate})
-        rows = [("cheat", kind, *(_cell(package.cheats, kind) for package in self.packages)) for kind in cheats]
+        rows = [(kind, *(_cell(package.cheats, kind) for package in self.packages)) for kind in cheats]
         rows += [
-            ("legitimate", name, *(_cell(package.legitimate, name) for package in self.packages)) for name in variations
+            (f"{LEGITIMATE}:{name}", *(_cell(package.legitimate, name) for package in self.packages))
+            for name in variations
         ]
-        columns = ("kind", "class", *(package.domain for package in self.packages))
-        title = "The shipped verifiers: accepted/played per class of run (cheats must read 0/n, legitimate runs n/n)"
+        columns = ("class", *(package.domain for package in self.packages))
+        title = "Verifier gate, accepted/played: cheats must read 0/n, legitimate runs n/n"
         lines = [
             f"{package.domain}: the gate dropped candidate tasks whose verifier rejected a legitimate run: "
             + ", ".join(f"{name} {count}" for name, count in package.dropped.items())
