@@ -33,8 +33,11 @@ def _contract(verify: Any) -> VerifyFn:
     return checked
 
 
-def _gate(package: LoadedPackage, task: TaskSpec, session: Session, met: Counter[str]) -> str | None:
-    """Why the task's shipped verifier fails the gate, or None when it passes; counts the mutants met per class."""
+def _gate(
+    package: LoadedPackage, task: TaskSpec, session: Session, met: Counter[str], legitimate: Counter[str]
+) -> str | None:
+    """Why the task's shipped verifier fails the gate, or None when it passes; counts the mutants met per class and
+    the legitimate runs per variation."""
     where = f"verifiers/{task.id}.py"
     try:
         verify = _contract(getattr(load_package_verifier(package.files, task.id), "verify", None))
@@ -43,6 +46,7 @@ def _gate(package: LoadedPackage, task: TaskSpec, session: Session, met: Counter
         # Shipped verifiers are code from the package: whatever they raise is a finding about that task.
         return f"{task.id}: {where} raised {type(exc).__name__}: {exc}"
     met.update(mutant.kind for mutant in result.mutants if not mutant.equivalent)
+    legitimate.update(run.variation for run in result.mutants if run.variation is not None)
     return None if result.accepted else f"{task.id}: {result.reason} ({where})"
 
 
@@ -51,14 +55,18 @@ def check_verifier_gates(package: LoadedPackage) -> str:
     the initial state, a no-op, and every class of cheat."""
     session = Session(package.env)
     met: Counter[str] = Counter()
+    legitimate: Counter[str] = Counter()
     try:
-        rejected = [reason for task in package.sampled if (reason := _gate(package, task, session, met)) is not None]
+        rejected = [
+            reason for task in package.sampled if (reason := _gate(package, task, session, met, legitimate)) is not None
+        ]
     finally:
         session.close()
     if rejected:
         raise ConformanceError(f"{len(rejected)} of {len(package.sampled)} verifiers failed the gate", rejected)
     classes = ", ".join(f"{kind} {count}" for kind, count in sorted(met.items()))
+    variations = ", ".join(f"{name} {count}" for name, count in sorted(legitimate.items()))
     return (
-        f"{len(package.sampled)} of {len(package.tasks)} tasks gated; every verifier passed and rejected every "
-        f"cheat ({classes})"
+        f"{len(package.sampled)} of {len(package.tasks)} tasks gated; every verifier passed, rejected every "
+        f"cheat ({classes}) and rewarded every legitimate variation ({variations})"
     )

@@ -77,6 +77,7 @@ def test_every_shipped_package_passes_every_check(domain: str, packages: dict[st
     assert [(result.name, result.headline()) for result in results if not result.passed] == []
     gates = by_name(results)["verifier_gates"].message
     assert gates.startswith("10 of 30 tasks gated")
+    assert "rewarded every legitimate variation (" in gates and "extra_read " in gates, gates
 
 
 def test_the_cli_passes_a_shipped_package_and_writes_one_junit_testcase_per_check(
