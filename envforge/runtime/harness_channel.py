@@ -35,7 +35,8 @@ class _BesideStdio(uvicorn.Server):
 async def serve_stdio_with_harness(server: EnvServer, package: EnvPackage, token: str, listener: socket.socket) -> None:
     """Serve the stdio client until it closes the pipe, and the harness API on `listener` until then."""
     app = Starlette(routes=harness_routes(Harness(package, server.episodes), token))
-    # Without a logging config of uvicorn's own: its access log would write to stdout, the stdio client's pipe.
+    # Without a logging config of uvicorn's own, whose access log writes to stdout: the stdio client's pipe, which
+    # mcp 2.x moves aside while it serves but mcp 1.x does not.
     config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="off")
     http = _BesideStdio(config)
     async with anyio.create_task_group() as tasks:

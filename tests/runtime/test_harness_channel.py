@@ -80,6 +80,12 @@ def test_over_stdio_a_tasks_episode_refuses_another_persons_write_and_its_verdic
             assert [(item["episode"], item["task"], item["free"], item["person"]) for item in listed] == [
                 (DEFAULT_EPISODE, TASK, False, task.scenario.person)
             ]
+            opened = (await http.get(EPISODE, headers=AUTH)).json()
+            assert (opened["task"], opened["opening"], opened["policy"]) == (
+                TASK,
+                task.instruction,
+                client.instructions,
+            )
             refused = await client.call_tool(trespass.name, trespass.arguments)
             assert refused.is_error
             error = refused.structured_content["error"]
