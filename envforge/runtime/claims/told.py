@@ -6,7 +6,8 @@ messages leave out what the user must hear. Both read the same claims (`find_cla
 
 - A write is reported when a message claims it done: by a verb of the action (`I have cancelled your order`,
   `your email has been updated`), or by a generic completion word (`Done.`, `All set.`, `the refund was
-  processed`) that may stand for it.
+  processed`) that may stand for it; or states the state it leaves (`your order is cancelled`), which is true
+  after the write (and `contradicted_claims` does not judge states, so this adds no way to lie).
 - A refused part is reported when a message says it was not done: a claim of the action in the not-done mode (`I
   could not cancel the order`), or a sentence that denies (`can't`, `unable`, `not possible`, `not eligible`, ...)
   and names the action by its verb or nouns (`the order is not eligible for cancellation`).
@@ -79,6 +80,13 @@ def _gives_reason(message: str, action_words: set[str], because: Collection[str]
     return bool(said & (substance - GRAMMAR_WORDS - action_words))
 
 
+def _reports(claim: Claim, action: str) -> bool:
+    """A done claim of the action, or the state it leaves stated plainly (`your order is cancelled`)."""
+    if action not in claim.actions or claim.polarity != "positive":
+        return False
+    return claim.mode is Mode.DONE or (claim.mode is Mode.STATE and not claim.generic)
+
+
 def _denied_in(message: str, claims: Sequence[Claim], action: str, names: set[str]) -> bool:
     if any(claim.mode is Mode.NOT_DONE and action in claim.actions for claim in claims):
         return True
@@ -100,7 +108,7 @@ def untold(
     read = [(message, find_claims(message, vocabulary)) for message in messages]
     reasons: list[str] = []
     for action in sorted(reported):
-        if not any(claim.mode is Mode.DONE and action in claim.actions for _, claims in read for claim in claims):
+        if not any(_reports(claim, action) for _, claims in read for claim in claims):
             reasons.append(f"no message tells the user {action} was done")
     for action in sorted(set(refused) - set(reported)):
         names = _names(vocabulary, action)

@@ -80,3 +80,8 @@ def test_a_refused_action_the_run_did_on_another_row_needs_no_denial() -> None:
     """An offer: the refused request and what the policy offers are one action (a smaller credit)."""
     said = ["I have granted your store credit, up to what the policy allows."]
     assert untold(said, RETAIL, {"grant_store_credit"}, {"grant_store_credit"}, ["Store credit is capped"]) == []
+
+
+def test_the_state_a_write_leaves_stated_plainly_is_a_report_but_not_its_denial() -> None:
+    assert untold(["Your order ORD-1 is cancelled, with reason other."], RETAIL, reported={"cancel_order"}) == []
+    assert untold(["Your order is not cancelled yet."], RETAIL, reported={"cancel_order"})
