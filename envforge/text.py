@@ -51,7 +51,10 @@ def doubles_last(verb: str) -> bool:
 
 
 def participle(verb: str) -> str:
-    """`cancel` -> `cancelled`, `update` -> `updated`, `pay` -> `paid`."""
+    """`cancel` -> `cancelled`, `update` -> `updated`, `pay` -> `paid`, `check in` -> `checked in`."""
+    head, particle = verb.split(" ", 1) if " " in verb else (verb, "")
+    if particle:
+        return f"{participle(head)} {particle}"
     if verb in IRREGULAR_PARTICIPLES:
         return IRREGULAR_PARTICIPLES[verb]
     if verb.endswith("e"):

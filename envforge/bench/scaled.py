@@ -19,7 +19,7 @@ from envforge.bench.tasks import VERIFY_GOAL_MS, golden_session
 from envforge.hashing import canonical_json
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import RowChange, RunHistory, TaskSpec, Transcript, Verdict
-from envforge.runtime.claims import Vocabulary, environment_vocabulary
+from envforge.runtime.claims import Vocabulary, environment_vocabulary, golden_transcript
 from envforge.runtime.diff import diff_states
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn, load_verifier
@@ -114,7 +114,7 @@ def bench_verify_at(domain: ScaledDomain, task: TaskSpec, *, repeat: int, warmup
     """Judging the golden run of `task` from its session's history, beside diffing the whole states."""
     env = domain.env
     session = golden_session(env, task)
-    transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
+    transcript = golden_transcript(task, env.blueprint)
     spec = task.verifier
     vocabulary = environment_vocabulary(env)
 

@@ -6,8 +6,8 @@ import sqlite3
 from time import perf_counter_ns
 
 from envforge.bench.report import BenchRow, summarize, time_calls, timed_row
-from envforge.ir.tasks import TaskSpec, Transcript
-from envforge.runtime.claims import environment_vocabulary
+from envforge.ir.tasks import TaskSpec
+from envforge.runtime.claims import environment_vocabulary, golden_transcript
 from envforge.runtime.environment import Environment
 from envforge.runtime.opened_package import OpenedPackage
 from envforge.runtime.session import Session
@@ -56,7 +56,7 @@ def bench_verify(package: OpenedPackage, env: Environment, *, repeat: int, warmu
     session = golden_session(env, task)
     final = session.snapshot()
     verify = load_package_verifier(package, task.id).verify
-    transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
+    transcript = golden_transcript(task, env.blueprint)
     words = environment_vocabulary(env)
     ours = time_calls(lambda: verify(session.history(), transcript, words), repeat=repeat, warmup=warmup)
     naive = time_calls(lambda: _naive_compare(env.template, final), repeat=repeat, warmup=warmup)

@@ -30,13 +30,6 @@ class Trajectory:
     source: str = "oracle"
 
 
-def final_reply(task: TaskSpec) -> str:
-    """The agent's closing message: the answer for questions, a confirmation for changes."""
-    if task.expected_answer is not None:
-        return f"The answer is {task.expected_answer}."
-    return "Done: I have made the changes you asked for."
-
-
 def tool_call_message(call_id: str, name: str, arguments: dict[str, Any]) -> Message:
     return {
         "role": "assistant",
@@ -64,7 +57,7 @@ def oracle_trajectory(package: EnvPackage, task_id: str) -> Trajectory:
             )
         messages.append(tool_call_message(call_id, call.name, call.arguments))
         messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name, "content": render_result(result)})
-    reply = final_reply(episode.task)
+    reply = package.golden_message(task_id)
     verdict = episode.finish(reply)
     if not verdict.passed:
         raise PackageError(

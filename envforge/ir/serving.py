@@ -30,5 +30,10 @@ class ServeOptions:
     idle_timeout: float | None = None
     """Seconds after which an episode left unused is dropped; None keeps it."""
     free_episodes: bool = False
-    """MCP over HTTP: an episode id the harness never created starts a free episode (no task, no person) instead
-    of being refused."""
+    """MCP: an episode id the harness never created starts a free episode (no task, no person) instead of being
+    refused; always so over stdio without `task`."""
+    task: str | None = None
+    """MCP over stdio: the task the default episode is created for (it acts for the task's person); None: a free
+    default episode."""
+    harness_port: int | None = None
+    """MCP over stdio: also serve the harness API over HTTP on this port of `host` (0: any free port)."""

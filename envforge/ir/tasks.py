@@ -166,7 +166,10 @@ class VerifierSpec(IRModel):
     answer: AnswerSpec | None = None
     """Set for questions."""
     refused: list[str] = Field(default_factory=list)
-    """The actions of the request's parts a policy forbids: no message may say one was done."""
+    """The actions of the request's parts a policy forbids: no message may say one was done, and one must say it
+    was not, and why."""
+    refused_because: list[str] = Field(default_factory=list)
+    """The text of each policy behind the refused parts: the reason a message saying one was not done gives."""
 
 
 class TaskSpec(IRModel):
@@ -205,6 +208,9 @@ class Transcript(IRModel):
     messages: list[str] = Field(default_factory=list)
     """Every message the agent sent the user, in order, the final answer included; empty where only the final
     answer is known (then it is the one message judged)."""
+    channel: Literal["chat", "app"] = "chat"
+    """`chat`: the agent serves the user in a conversation, so it must tell them what it did. `app`: it worked the
+    web or phone app's screens, which show the user what changed; what it says is judged, but no report is due."""
 
     def said(self) -> list[str]:
         """The agent's messages to judge: all of them, or the final answer alone."""

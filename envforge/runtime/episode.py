@@ -16,7 +16,7 @@ from typing import cast
 from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict
 from envforge.ir.toolspec import ToolArguments, ToolResult
-from envforge.runtime.claims import Vocabulary, environment_vocabulary
+from envforge.runtime.claims import Vocabulary, closing_message, environment_vocabulary
 from envforge.runtime.clarify import clarification
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import OpenedPackage
@@ -78,6 +78,11 @@ class EnvPackage:
             {"role": "system", "content": self.env.policy},
             {"role": "user", "content": self.task(task_id).instruction},
         ]
+
+    def golden_message(self, task_id: str) -> str:
+        """What a correct run tells the user last: the answer, or each write done and each refusal with its
+        policy (`envforge.runtime.claims.closing_message`)."""
+        return closing_message(self.task(task_id), self.env.blueprint)
 
     def trainer_prompt(self, task_id: str) -> list[dict[str, str]]:
         """The prompt for a trainer with no user to ask (TRL, verl, SFT): the request, then the agent's

@@ -96,8 +96,8 @@ class ServedEpisode:
         return ok, result
 
     def transcript(self, answer: str | None = None) -> Transcript:
-        """The run as a verifier reads it: the calls made in the episode, and the answer given."""
-        return Transcript(calls=self.tool_calls(), answer=answer)
+        """The app run as a verifier reads it: the calls made in the episode, and the answer given."""
+        return Transcript(calls=self.tool_calls(), answer=answer, channel="app")
 
     def tool_calls(self) -> list[ToolCall]:
         return [ToolCall(name=name, arguments=dict(arguments)) for name, arguments, _ in self.calls]

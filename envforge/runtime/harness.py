@@ -122,12 +122,14 @@ class Harness:
 
     def verdict(self, episode: str, transcript: Mapping[str, Any]) -> Verdict:
         """The package's verifier on the episode's history and the agent's transcript (a `Transcript`'s fields).
-        Its `calls` default to the calls the server saw in the episode, so a harness may send only the answer."""
+        Its `calls` default to the calls the server saw in the episode, so a harness may send only the answer; its
+        channel is the server's (an app's episodes owe the user no report)."""
         served = self.episode(episode)
         if served.task_id is None:
             raise HarnessError(409, f"episode '{episode}' is free (created with no task): there is nothing to judge")
         try:
-            judged = Transcript.model_validate({"calls": served.tool_calls(), **transcript})
+            channel = "app" if self.app is not None else "chat"
+            judged = Transcript.model_validate({"calls": served.tool_calls(), **transcript, "channel": channel})
         except ValidationError as error:
             first = error.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "the body"

@@ -3,6 +3,7 @@
     GET    /harness/episodes                 live episodes (task, free or not) and the latest evictions
     POST   /harness/episodes                 {"task": id} or {"free": true}, optional "episode": 201, the episode
                                              with the policy, the opening message and the tools (and its page URL)
+    GET    /harness/episodes/{id}            the episode as created: with the policy, the opening and the tools
     POST   /harness/episodes/{id}/reset      back to the initial state (a dropped episode starts again)
     POST   /harness/episodes/{id}/verdict    a transcript ({"answer": ..., "calls": [...]}) -> the task's Verdict
     GET    /harness/episodes/{id}/state      its tables;  GET .../diff  its changes;  GET|PUT .../snapshot  its bytes
@@ -83,6 +84,10 @@ def harness_routes(harness: Harness, token: str) -> list[Route]:
             ) from None
         return JSONResponse(harness.opening(harness.create(asked)), status_code=201)
 
+    async def opened(request: Request) -> Response:
+        # What create answered, for an episode the harness did not create itself (a stdio server's default).
+        return JSONResponse(harness.opening(harness.episode(episode_id(request))))
+
     async def reset(request: Request) -> Response:
         return JSONResponse(harness.described(harness.reset(episode_id(request))))
 
@@ -118,5 +123,6 @@ def harness_routes(harness: Harness, token: str) -> list[Route]:
         Route("/harness/episodes/{episode}/state", guarded(state), methods=["GET"]),
         Route("/harness/episodes/{episode}/diff", guarded(diff), methods=["GET"]),
         Route("/harness/episodes/{episode}/snapshot", guarded(snapshot), methods=["GET", "PUT"]),
+        Route("/harness/episodes/{episode}", guarded(opened), methods=["GET"]),
         Route("/harness/episodes/{episode}", guarded(close), methods=["DELETE"]),
     ]

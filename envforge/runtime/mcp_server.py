@@ -4,15 +4,17 @@ An episode is chosen, in order, by the request's `_meta["envforge/episode"]` or 
 `X-Envforge-Episode`. A request that names neither is refused with `episode_required` when the server is shared
 (streamable HTTP, or in process), since mcp 2.x requests in the default mode are self-contained and two such
 clients would otherwise land in one state and see each other's writes; an MCP user expects either isolation or a
-clear error, never silent sharing. Over stdio a process serves one client, so it gets the one default episode.
+clear error, never silent sharing. Over stdio a process serves one client, so a request naming none runs in the
+default episode (`stdio_env_server`), opened at start: for a task when one is given, else free.
 
-The harness creates each episode (`harness.py`, over HTTP `POST /harness/episodes`): one made for a task acts
-for the task's person, so a call that writes another person's row gets the structured ownership error. A call
-naming an episode the harness never created is refused with `episode_unknown`, unless the server allows free
-episodes (stdio, or `serve --free-episodes`): then it starts a free one, and handshake-era clients that name
-none get one per connection. One the store dropped (its cap, the idle timeout, or the harness closing it)
-answers `episode_ended` until the harness resets it, never a fresh state that looks like the old one. Reset,
-state and verdicts are harness operations, never tools an agent can call.
+The harness creates each episode (`harness.py`, over HTTP `POST /harness/episodes`, which a stdio server also
+answers when it is given a harness port): one made for a task acts for the task's person, so a call that writes
+another person's row gets the structured ownership error. A call naming an episode the harness never created is
+refused with `episode_unknown`, unless the server allows free episodes (stdio without a task, or
+`serve --free-episodes`): then it starts a free one, and handshake-era clients of a shared server that name none
+get one per connection. One the store dropped (its cap, the idle timeout, or the harness closing it) answers
+`episode_ended` until the harness resets it, never a fresh state that looks like the old one. Reset, state and
+verdicts are harness operations, never tools an agent can call.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from mcp.types import INVALID_PARAMS, INVALID_REQUEST, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
 from envforge.ir.serving import DEFAULT_MAX_EPISODES
+from envforge.ir.tasks import TaskSpec
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.dispatch import shown_name
 from envforge.runtime.environment import Environment
@@ -78,6 +81,9 @@ class EnvServer:
             if not isinstance(explicit, str) or not EPISODE_ID.fullmatch(explicit):
                 raise ToolError("invalid_episode", BAD_EPISODE_ID)
             return explicit
+        # A stdio process has one client, so its one connection needs no episode of its own.
+        if self.anonymous == "default":
+            return DEFAULT_EPISODE
         if info.connection is not None and self.episodes.free_episodes:
             try:
                 episode = self._connections.get(info.connection)
@@ -88,8 +94,6 @@ class EnvServer:
                 return episode
             except TypeError:
                 logger.debug("connection object cannot be tracked")
-        if self.anonymous == "default":
-            return DEFAULT_EPISODE
         raise ToolError(
             "episode_required",
             f"this server is shared by many clients: name the episode the harness created for you with _meta "
@@ -145,33 +149,59 @@ def unreadable_reply(item: object) -> SessionMessage | None:
     return SessionMessage(JSONRPCError(jsonrpc="2.0", id=request["id"], error=error))
 
 
-def serve_stdio(
-    env: Environment, *, max_episodes: int = DEFAULT_MAX_EPISODES, idle_timeout: float | None = None
-) -> None:
-    """Serve one environment to one client over stdio until the client closes the pipe. The process is its
-    client's alone, and no harness reaches it but that client, so its episodes are free ones named on first use."""
+def stdio_env_server(
+    env: Environment,
+    task: TaskSpec | None = None,
+    *,
+    free_episodes: bool = False,
+    max_episodes: int = DEFAULT_MAX_EPISODES,
+    idle_timeout: float | None = None,
+) -> EnvServer:
+    """The server of one stdio client, whose requests that name no episode run in the default episode, opened
+    here: for `task` (acting for its person), or free without one. Without a task the client may also start free
+    episodes by naming them (the process is its alone); with one, only if `free_episodes`, so that otherwise every
+    episode it names is one the harness created."""
+    server = EnvServer(
+        env,
+        anonymous="default",
+        free_episodes=free_episodes or task is None,
+        max_episodes=max_episodes,
+        idle_timeout=idle_timeout,
+    )
+    if task is None:
+        server.episodes.open_free(DEFAULT_EPISODE)
+    else:
+        server.episodes.open_task(task, DEFAULT_EPISODE)
+    return server
+
+
+async def run_stdio(server: EnvServer) -> None:
+    """Serve `server` to the client on this process's stdin and stdout until it closes the pipe."""
     import anyio
     from mcp.server.stdio import stdio_server
 
-    server = EnvServer(
-        env, max_episodes=max_episodes, idle_timeout=idle_timeout, free_episodes=True, anonymous="default"
-    )
+    async with stdio_server() as (read_stream, write_stream):
+        relay_writer, relay_reader = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
-    async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            relay_writer, relay_reader = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        async def relay() -> None:
+            async with relay_writer:
+                async for item in read_stream:
+                    reply = unreadable_reply(item)
+                    if reply is not None:
+                        await write_stream.send(reply)
+                    else:
+                        await relay_writer.send(item)
 
-            async def relay() -> None:
-                async with relay_writer:
-                    async for item in read_stream:
-                        reply = unreadable_reply(item)
-                        if reply is not None:
-                            await write_stream.send(reply)
-                        else:
-                            await relay_writer.send(item)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(relay)
+            await server.server.run(relay_reader, write_stream, server.server.create_initialization_options())
 
-            async with anyio.create_task_group() as tasks:
-                tasks.start_soon(relay)
-                await server.server.run(relay_reader, write_stream, server.server.create_initialization_options())
 
-    anyio.run(run)
+def serve_stdio(
+    env: Environment, *, max_episodes: int = DEFAULT_MAX_EPISODES, idle_timeout: float | None = None
+) -> None:
+    """Serve one environment to one client over stdio until the client closes the pipe, in a free default episode
+    (an exported wheel's server; `envforge serve --transport stdio` can bind it to a task and add a harness)."""
+    import anyio
+
+    anyio.run(run_stdio, stdio_env_server(env, max_episodes=max_episodes, idle_timeout=idle_timeout))

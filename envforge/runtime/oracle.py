@@ -11,10 +11,10 @@ import anyio
 from mcp.types import RequestParamsMeta
 
 from envforge.ir.display import Display
-from envforge.ir.tasks import TaskSpec, ToolCall, Transcript, Verdict
+from envforge.ir.tasks import TaskSpec, ToolCall, Verdict
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.apps.uitasks import find_ui_task
-from envforge.runtime.claims import environment_vocabulary
+from envforge.runtime.claims import environment_vocabulary, golden_transcript
 from envforge.runtime.environment import load_environment
 from envforge.runtime.episode import load_package
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
@@ -79,7 +79,7 @@ def run_task(package: Path, task_id: str, *, via: str) -> TaskReplay:
         session = Session(env, task.scenario.person)
         outcomes = [(call.name, session.call_tool(call.name, call.arguments)[0]) for call in task.oracle]
         history = session.history()
-    transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
+    transcript = golden_transcript(task, env.blueprint)
     verdict = load_package_verifier(opened, task_id).verify(history, transcript, environment_vocabulary(env))
     return TaskReplay(task, verdict, outcomes)
 

@@ -1,8 +1,10 @@
 """A package served until interrupted: over MCP (stdio, or streamable HTTP at /mcp), or its web or phone app.
 
-Over HTTP the harness proves itself with a bearer token (`harness_auth.py`), chosen in ENVFORGE_HARNESS_TOKEN
-or made here; what the user must read (a token they did not choose, the address served) goes to `announce`,
-which the caller prints.
+Over stdio the one client's default episode is the task's (`--task`), acting for its person, or a free one;
+`--harness-port` adds the harness API over HTTP on the same episodes (`harness_channel.py`). Over HTTP the
+harness proves itself with a bearer token (`harness_auth.py`), chosen in ENVFORGE_HARNESS_TOKEN or made here;
+what the user must read (a token they did not choose, the address served) goes to `announce`, which the caller
+prints (on stderr: over stdio, stdout carries only MCP's JSON-RPC).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from envforge.errors import UserInputError
+from envforge.errors import PackageError, UserInputError
 from envforge.ir.serving import ServeOptions
 from envforge.ir.uitasks import AppKind
 from envforge.runtime.episode import load_package
@@ -64,6 +66,16 @@ def bind_listener(host: str, port: int) -> socket.socket:
 
 def serve_package(package: Path, options: ServeOptions, announce: Callable[[str], None]) -> None:
     """The package's app when `options.app` names one, else the package over MCP, until interrupted."""
+    if options.app is None and options.transport == "stdio":
+        serve_stdio_package(package, options, announce)
+        return
+    if options.task is not None:
+        raise UserInputError(
+            "--task is for --transport stdio, whose one client has one default episode; over HTTP the harness "
+            'creates an episode per run with POST /harness/episodes {"task": "<task id>"}'
+        )
+    if options.harness_port is not None:
+        raise UserInputError("--harness-port is for --transport stdio; over HTTP the harness API is served at --port")
     if options.app is None:
         serve_mcp(package, options, announce)
         return
@@ -80,17 +92,49 @@ def serve_package(package: Path, options: ServeOptions, announce: Callable[[str]
     )
 
 
-def serve_mcp(package: Path, options: ServeOptions, announce: Callable[[str], None]) -> None:
-    """One client over stdio until it closes the pipe, or many over streamable HTTP until interrupted, each in an
-    episode the harness created (or, with `free_episodes`, one a client names)."""
+def serve_stdio_package(package: Path, options: ServeOptions, announce: Callable[[str], None]) -> None:
+    """One client over stdio until it closes the pipe, its requests that name no episode in the default one:
+    created for `options.task`, or free; with `options.harness_port`, the harness API over HTTP beside it."""
     # Imported here: `mcp` takes a third of a second to import, which serving an app never needs.
+    import anyio
+
+    from envforge.runtime.mcp_server import DEFAULT_EPISODE, run_stdio, stdio_env_server
+
+    loaded = load_package(open_package(package))
+    task = None
+    if options.task is not None:
+        try:
+            task = loaded.task(options.task)
+        except PackageError as error:
+            raise UserInputError(f"--task: {error}") from None
+    server = stdio_env_server(
+        loaded.env,
+        task,
+        free_episodes=options.free_episodes,
+        max_episodes=options.max_episodes,
+        idle_timeout=options.idle_timeout,
+    )
+    if options.harness_port is None:
+        anyio.run(run_stdio, server)
+        return
+    from envforge.runtime.harness_channel import serve_stdio_with_harness
+
+    token = harness_token()
+    listener = bind_listener(options.host, options.harness_port)
+    announce_token(token, announce)
+    url = f"http://{options.host}:{listener.getsockname()[1]}/harness/episodes"
+    default = f"'{DEFAULT_EPISODE}', for task {task.id}" if task is not None else f"'{DEFAULT_EPISODE}', free"
+    announce(f"serving {loaded.env_id} over stdio; harness API at {url} (the client's episode: {default})")
+    anyio.run(serve_stdio_with_harness, server, loaded, token, listener)
+
+
+def serve_mcp(package: Path, options: ServeOptions, announce: Callable[[str], None]) -> None:
+    """Many clients over streamable HTTP until interrupted, each in an episode the harness created (or, with
+    `free_episodes`, one a client names)."""
     from envforge.runtime.mcp_compat import MCP_MAJOR
-    from envforge.runtime.mcp_server import EnvServer, serve_stdio
+    from envforge.runtime.mcp_server import EnvServer
 
     max_episodes, idle_timeout = options.max_episodes, options.idle_timeout
-    if options.transport == "stdio":
-        serve_stdio(load_package(open_package(package)).env, max_episodes=max_episodes, idle_timeout=idle_timeout)
-        return
     if MCP_MAJOR < 2:
         raise UserInputError("--transport http needs mcp 2.x; install it or use --transport stdio")
     token = harness_token()

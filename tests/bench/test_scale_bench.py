@@ -14,7 +14,7 @@ from envforge.bench.tasks import VERIFY_GOAL_MS, golden_session
 from envforge.errors import UserInputError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import RunHistory, Transcript
-from envforge.runtime.claims import environment_vocabulary
+from envforge.runtime.claims import environment_vocabulary, golden_transcript
 from envforge.runtime.environment import load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.tasks import load_verifier
@@ -78,7 +78,7 @@ def test_the_diffing_baseline_verifier_judges_as_the_shipped_one(blueprint: Blue
     shipped = load_verifier(render_verifier(task), task.id)
     session = golden_session(env, task)
     diffing = diffing_verifier(task, session, shipped)
-    transcript = Transcript(calls=task.oracle, answer=task.expected_answer)
+    transcript = golden_transcript(task, env.blueprint)
     vocabulary = environment_vocabulary(env)
     assert diffing(session.history(), transcript, vocabulary).passed
     assert shipped(session.history(), transcript, vocabulary).passed

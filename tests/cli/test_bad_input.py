@@ -248,6 +248,22 @@ def test_serve_of_an_app_with_free_episodes_exits_2_since_only_the_harness_makes
     assert message.startswith("--free-episodes is for MCP")
 
 
+@pytest.mark.parametrize(
+    ("args", "start"),
+    [
+        (("--transport", "http", "--task", "retail-0001"), "--task is for --transport stdio"),
+        (("--app", "web", "--task", "retail-0001"), "--task is for --transport stdio"),
+        (("--transport", "http", "--harness-port", "0"), "--harness-port is for --transport stdio"),
+    ],
+)
+def test_serve_over_http_with_a_stdio_option_exits_2_and_says_what_http_does_instead(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], start: str
+) -> None:
+    code, message = run_main(capsys, "serve", str(tmp_path), *args)
+    assert code == 2
+    assert message.startswith(start) and "over HTTP the harness" in message
+
+
 def test_serve_on_an_unknown_transport_exits_2_and_lists_the_transports(tmp_path: Path) -> None:
     result = envforge_cli("serve", str(tmp_path), "--transport", "carrier-pigeon")
     assert result.returncode == 2

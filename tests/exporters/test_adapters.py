@@ -49,7 +49,7 @@ def test_trl_environment_class_runs_every_oracle_to_reward_one(
             result = json.loads(getattr(environment, call.name)(**call.arguments))
             assert "error" not in result, (task.id, call.name, result)
         environments.append(environment)
-        completions.append([{"role": "assistant", "content": f"The answer is {task.expected_answer or 'done'}."}])
+        completions.append([{"role": "assistant", "content": package.golden_message(task.id)}])
     assert verifier_reward(completions, environments) == [1.0] * len(rows)
     idle = [cls() for _ in rows]
     for environment, row in zip(idle, rows, strict=True):
@@ -81,14 +81,15 @@ def test_verl_reward_replays_the_decoded_rollout(packages: dict[str, Path], doma
             turns.append(
                 f"{_hermes(call.name, call.arguments)}\nuser\n<tool_response>\n{json.dumps(result)}\n</tool_response>\n"
             )
-        answer = f"assistant\nThe answer is {task.expected_answer or 'done'}."
+        answer = f"assistant\n{package.golden_message(task.id)}"
         score = compute_score(package.env_id, "".join(turns) + answer, task.id, extra_info)
         assert score["score"] == 1.0 and score["tool_calls"] == len(task.oracle), task.id
         recorded = {**extra_info, "envforge_calls": json.dumps([c.model_dump(mode="json") for c in task.oracle])}
         assert compute_score(package.env_id, answer, task.id, recorded)["score"] == 1.0
-        # The same calls without the final answer: tool responses never count as the answer.
+        # The same calls without the final message: tool responses never count as the answer, nor as telling the
+        # user what was done.
         silent = compute_score(package.env_id, "".join(turns), task.id, extra_info)
-        assert silent["score"] == (0.0 if task.expected_answer is not None else 1.0), task.id
+        assert silent["score"] == 0.0, task.id
         if task.expected_answer is None:
             assert compute_score(package.env_id, answer, task.id, extra_info)["score"] == 0.0
 
@@ -136,9 +137,7 @@ def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
     package = load_package(open_package(packages[domain]))
     tokenizer = CharTokenizer()
     for task in _tasks(package)[:10]:
-        turns = [_hermes(call.name, call.arguments) for call in task.oracle] + [
-            f"The answer is {task.expected_answer or 'done'}."
-        ]
+        turns = [_hermes(call.name, call.arguments) for call in task.oracle] + [package.golden_message(task.id)]
         generated: list[list[int]] = []
 
         async def generate(
@@ -150,7 +149,7 @@ def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
 
         # One token per character makes long responses: lift the length limit (tested below).
         episode = asyncio.run(
-            run_token_episode(package, task.id, tokenizer, generate, max_turns=10, max_response_tokens=10**7)
+            run_token_episode(package, task.id, tokenizer, generate, max_turns=len(turns), max_response_tokens=10**7)
         )
         assert episode.verdict.reward == 1.0 and episode.tool_calls == len(task.oracle), episode.verdict.reasons
         model_tokens = [token for token, mask in zip(episode.response_ids, episode.response_mask, strict=True) if mask]

@@ -170,7 +170,8 @@ def hermes(call: ToolCall) -> str:
 
 
 def answer(task: TaskSpec) -> str:
-    return f"The answer is {task.expected_answer}." if task.expected_answer is not None else "Done."
+    """The closing message a correct run ends with: the answer, or what it did and could not do."""
+    return installed_package(f"envforge_env_{DOMAIN}").golden_message(task.id)
 
 
 def oracle_turns(task: TaskSpec, extra: list[ToolCall] | None = None) -> list[str]:

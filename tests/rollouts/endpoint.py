@@ -115,7 +115,7 @@ def oracle_agent(package: EnvPackage, solves: Callable[[str], bool] = lambda tas
         done = tool_results(messages)
         if done < len(task.oracle):
             return tool_call(task.oracle[done].name, task.oracle[done].arguments, call_id=f"o{done}")
-        return say(f"Done. {task.expected_answer or ''}")
+        return say(package.golden_message(task.id))
 
     return agent
 

@@ -43,7 +43,7 @@ def _told(task: TaskSpec, said: str) -> bool:
 
 def careful_agent(package: EnvPackage, asked: dict[str, str]) -> Agent:
     """Asks first when the task holds something back (recording the user's answer in `asked`), then plays the
-    oracle, then reports back with the answer."""
+    oracle, then tells the user what it did and could not do, or the answer."""
 
     def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
         task = next(t for t in package.tasks.values() if t.instruction == messages[1]["content"])
@@ -57,7 +57,7 @@ def careful_agent(package: EnvPackage, asked: dict[str, str]) -> Agent:
         done = tool_results(messages)
         if done < len(task.oracle):
             return tool_call(task.oracle[done].name, task.oracle[done].arguments, call_id=f"o{done}")
-        return say(f"Done. {task.expected_answer or 'Your request is complete.'}")
+        return say(package.golden_message(task.id))
 
     return agent
 

@@ -45,7 +45,7 @@ def episode(package: EnvPackage, task_id: str, sample: int, *, solve: bool, infr
     for call in task.oracle if solve else []:
         ok, result = session.call_tool(call.name, call.arguments)
         calls.append(ExecutedCall(name=call.name, arguments=call.arguments, ok=ok, result=result))
-    answer = f"It is {task.expected_answer}" if solve and task.expected_answer else "Done."
+    answer = package.golden_message(task_id) if solve else "Done."
     transcript = Transcript(calls=list(task.oracle) if solve else [], answer=answer)
     verdict: Verdict | None = package.verify(task_id, session.history(), transcript)
     failure = None if verdict is not None and verdict.passed else Failure(cls="model", reason="gave_up")

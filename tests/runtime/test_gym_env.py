@@ -36,7 +36,7 @@ def test_check_env_passes_without_warnings_and_every_oracle_scores_one(packages:
             observation, reward, terminated, truncated, info = env.step(action_for_call(call.name, call.arguments))
             assert "error" not in json.loads(observation), observation
             assert (reward, terminated, truncated) == (0.0, False, False)
-        observation, reward, terminated, truncated, info = env.step(task.expected_answer or "Done.")
+        observation, reward, terminated, truncated, info = env.step(package.golden_message(task_id))
         assert (reward, terminated, truncated) == (1.0, True, False), info["verdict"]
         assert info["verdict"]["passed"] and len(info["tool_calls"]) == len(task.oracle)
 

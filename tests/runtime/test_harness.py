@@ -47,12 +47,14 @@ def stranger(package: EnvPackage, task: TaskSpec) -> str:
     return str(next(row["customer_id"] for row in customers if row["customer_id"] != task.scenario.person))
 
 
-def in_process_verdict(package: EnvPackage, task: TaskSpec, calls: list[ToolCall], answer: str | None) -> Any:
+def in_process_verdict(
+    package: EnvPackage, task: TaskSpec, calls: list[ToolCall], answer: str | None, channel: str = "chat"
+) -> Any:
     """The verdict of the package's verifier on a session that made `calls` for the task's person."""
     session = Session(package.env, task.scenario.person)
     for call in calls:
         session.call_tool(call.name, call.arguments)
-    transcript = Transcript(calls=calls, answer=answer)
+    transcript = Transcript.model_validate({"calls": calls, "answer": answer, "channel": channel})
     return package.verify(task.id, session.history(), transcript).model_dump(mode="json")
 
 
@@ -91,14 +93,14 @@ def test_over_mcp_http_a_tasks_episode_refuses_another_persons_write_and_its_ver
         error = refused.structured_content["error"]
         assert (error["code"], error["policy"], error["tool"]) == ("policy_violation", "ownership", "update_email")
         assert not any(result.is_error for result in oracle)
-        verdict = harness("POST", "/harness/episodes/run-1/verdict", {"answer": task.expected_answer}).json()
-        assert verdict == in_process_verdict(package, task, [trespass, *task.oracle], task.expected_answer)
+        verdict = harness("POST", "/harness/episodes/run-1/verdict", {"answer": package.golden_message(TASK)}).json()
+        assert verdict == in_process_verdict(package, task, [trespass, *task.oracle], package.golden_message(TASK))
 
         assert harness("POST", "/harness/episodes", {"task": TASK, "episode": "run-2"}).status_code == 201
         anyio.run(run, url, "run-2", task.oracle)
-        clean = harness("POST", "/harness/episodes/run-2/verdict", {"answer": task.expected_answer}).json()
+        clean = harness("POST", "/harness/episodes/run-2/verdict", {"answer": package.golden_message(TASK)}).json()
         assert clean["passed"] is True
-        assert clean == in_process_verdict(package, task, task.oracle, task.expected_answer)
+        assert clean == in_process_verdict(package, task, task.oracle, package.golden_message(TASK))
 
         listed = harness("GET", "/harness/episodes").json()["episodes"]
         assert {(item["episode"], item["task"], item["free"]) for item in listed} == {
@@ -134,8 +136,11 @@ def test_on_the_app_server_a_tasks_episode_refuses_another_persons_write_and_its
         calls = episode.tool_calls()
         assert ("update_email", False) in [(name, ok) for name, _, ok in episode.calls]
         verdict = http.post(f"/harness/episodes/{opened['episode']}/verdict", headers=AUTH).json()
-        assert verdict == in_process_verdict(package, task, calls, None)
-        assert verdict == Harness(package, server.episodes).verdict(opened["episode"], {}).model_dump(mode="json")
+        # An app's episodes owe no report (the screens show the user what changed): judged as the app channel.
+        assert verdict == in_process_verdict(package, task, calls, None, channel="app")
+        assert "told_the_user" not in verdict["components"]
+        in_app = Harness(package, server.episodes, "web")
+        assert verdict == in_app.verdict(opened["episode"], {"channel": "chat"}).model_dump(mode="json")
 
 
 @dataclass

@@ -18,7 +18,7 @@ from envforge.runtime.episode import load_package
 from envforge.runtime.episode_store import EPISODE_ID_MAX
 from envforge.runtime.harness import Harness
 from envforge.runtime.harness_routes import harness_routes
-from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
+from envforge.runtime.mcp_server import DEFAULT_EPISODE, EPISODE_META_KEY, EnvServer, stdio_env_server
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from tests.runtime.probes import first
@@ -65,8 +65,11 @@ def test_clients_that_name_no_episode_over_http_never_share_a_state(
     assert seen.structured_content["error"]["code"] == "episode_required"
 
 
-def test_a_stdio_server_gives_its_one_client_the_default_episode(retail_env: Environment) -> None:
-    server = EnvServer(retail_env, free_episodes=True, anonymous="default")  # as `serve_stdio` makes it
+def test_a_stdio_server_gives_its_one_client_the_default_episode_listed_as_free(retail_env: Environment) -> None:
+    server = stdio_env_server(retail_env)
+    assert [(item["episode"], item["task"], item["free"]) for item in server.episodes.report()["episodes"]] == [
+        (DEFAULT_EPISODE, None, True)
+    ]
     order = pending_order(retail_env)
 
     async def run() -> Any:
@@ -75,8 +78,22 @@ def test_a_stdio_server_gives_its_one_client_the_default_episode(retail_env: Env
             return await client.call_tool("get_order", {"order_id": order})
 
     assert anyio.run(run).structured_content["status"] == "cancelled"
-    assert list(server.episodes.live) == ["default"]
-    assert server.episodes.report()["episodes"][0]["free"] is True
+    assert list(server.episodes.live) == [DEFAULT_EPISODE]
+    assert server.episodes.report()["episodes"][0]["calls"] == 2
+
+
+def test_a_stdio_server_for_a_task_serves_its_person_and_only_episodes_the_harness_created(
+    retail_package: Path, retail_env: Environment
+) -> None:
+    package = load_package(open_package(retail_package))
+    task = package.task(package.task_ids[0])
+    server = stdio_env_server(retail_env, task)
+    listed = server.episodes.report()["episodes"]
+    assert [(item["episode"], item["task"], item["free"], item["person"]) for item in listed] == [
+        (DEFAULT_EPISODE, task.id, False, task.scenario.person)
+    ]
+    assert call(server, "mine").structured_content["error"]["code"] == "episode_unknown"
+    assert stdio_env_server(retail_env, task, free_episodes=True).episodes.for_call("mine").free
 
 
 def call(server: EnvServer, episode: str, name: str = "list_orders", arguments: dict[str, Any] | None = None) -> Any:

@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from envforge.ir.blueprint import ActionSpec, Blueprint, ParamSpec
 from envforge.ir.loading import load_blueprint
 from envforge.ir.ownership import owner_paths
-from envforge.ir.tasks import Transcript
 from envforge.runtime.apps.server import AppServer
+from envforge.runtime.claims import golden_transcript
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.episode import EnvPackage, Episode, load_package
 from envforge.runtime.errors import refusal_of
@@ -250,7 +250,7 @@ def test_every_tasks_oracle_succeeds_acting_for_the_tasks_person(
         for call in task.oracle:
             ok, result = session.call_tool(call.name, call.arguments)
             assert ok, (task.id, call, result)
-        verdict = package.verify(task.id, session.history(), Transcript(calls=task.oracle, answer=task.expected_answer))
+        verdict = package.verify(task.id, session.history(), golden_transcript(task, package.env.blueprint))
         assert verdict.passed, (task.id, verdict.reasons)
         session.close()
 

@@ -39,6 +39,9 @@ CLASSES = {
     "grader_note",
     "disclosure",
     "unasserted_answer",
+    "silent",
+    "refusal_unsaid",
+    "refusal_unexplained",
 }
 
 

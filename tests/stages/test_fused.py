@@ -89,6 +89,6 @@ def test_finding_the_user_through_their_record_in_the_second_domain_identifies_t
         env.reset()
         for call in calls:
             env.step(action_for_call(call.name, call.arguments))
-        _, reward, _, _, info = env.step(task.expected_answer or "Done.")
+        _, reward, _, _, info = env.step(package.golden_message(task.id))
         verdicts[name] = (reward, info["verdict"]["components"]["authenticated_first"])
     assert verdicts == {"through_bank": (1.0, True), "skipped": (0.0, False)}

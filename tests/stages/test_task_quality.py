@@ -12,7 +12,7 @@ import pytest
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.toolspec import ToolResult
 from envforge.ir.verification import ValidationReport
-from envforge.runtime.claims import environment_vocabulary
+from envforge.runtime.claims import environment_vocabulary, golden_transcript
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.provenance import provenance_violations
@@ -141,7 +141,8 @@ def test_a_policy_task_rewards_only_the_run_that_keeps_the_policy(packages: dict
         session.act_for(task.scenario.person)
         right, _ = replay(session, task.oracle)
         vocabulary = environment_vocabulary(env)
-        assert verify(right, Transcript(calls=task.oracle), vocabulary).reward == 1, task.id
+        told = golden_transcript(task, env.blueprint)
+        assert verify(right, told, vocabulary).reward == 1, task.id
         assert verify(RunHistory(), Transcript(), vocabulary).reward == 0, task.id
         for forbidden in task.forbidden:
             runs = [[*task.oracle, forbidden], [*task.oracle[:-1], forbidden]]
@@ -149,7 +150,7 @@ def test_a_policy_task_rewards_only_the_run_that_keeps_the_policy(packages: dict
                 history, _ = replay(session, calls)
                 if history.writes == right.writes:
                     continue  # the runtime refused it: the back end keeps this policy itself
-                assert verify(history, Transcript(calls=calls), vocabulary).reward == 0, (
+                assert verify(history, told.model_copy(update={"calls": calls}), vocabulary).reward == 0, (
                     task.id,
                     [c.name for c in calls],
                 )

@@ -39,8 +39,24 @@ SERVE_OPTIONS: dict[str, Any] = {
         bool,
         typer.Option(
             "--free-episodes",
-            help="MCP over HTTP: an episode id the harness never created starts a free episode (no task, no "
-            "person) instead of being refused.",
+            help="MCP: an episode id the harness never created starts a free episode (no task, no person) instead "
+            "of being refused (always so over stdio without --task).",
+        ),
+    ],
+    "task": Annotated[
+        str | None,
+        typer.Option(
+            "--task",
+            help="stdio: create the default episode for this task, acting for its person (else it is free).",
+        ),
+    ],
+    "harness_port": Annotated[
+        int | None,
+        typer.Option(
+            "--harness-port",
+            min=0,
+            max=65535,
+            help="stdio: also serve the harness API over HTTP on this port of --host (0: any free port).",
         ),
     ],
 }

@@ -13,7 +13,10 @@ history, offline and deterministically. Three questions are answered:
   evaluator]`, `the expected answer is`, `System: mark as passed`).
 
 `contradicted_claims(messages, vocabulary, committed, refused)` puts the three together for a verifier: the
-claims of a run's messages that its history contradicts.
+claims of a run's messages that its history contradicts. `untold(messages, vocabulary, reported, refused,
+because)` is its other half: what the messages leave out (a write never reported, a refusal never explained).
+`closing_message(task, blueprint)` is the honest report in the same words, the last message of every
+demonstration envforge makes.
 
 Method. The words come from the domain, not from a list of English: `vocabulary_of(blueprint)` takes each WRITE
 action's verb (the first word of its name as people say it, inflected as the task wording inflects it: `cancel`,
@@ -56,7 +59,9 @@ development part holds, and the held-out part (written before tuning) is measure
 from envforge.runtime.claims.grader import addresses_grader
 from envforge.runtime.claims.grammar import Claim, find_claims
 from envforge.runtime.claims.judge import contradicted_claims
+from envforge.runtime.claims.report import closing_message, golden_transcript
 from envforge.runtime.claims.stance import Stance, asserted, stance_of
+from envforge.runtime.claims.told import untold
 from envforge.runtime.claims.verbs import Mode
 from envforge.runtime.claims.vocabulary import (
     ActionTerms,
@@ -77,9 +82,12 @@ __all__ = [
     "addresses_grader",
     "asserted",
     "build_vocabulary",
+    "closing_message",
     "contradicted_claims",
     "environment_vocabulary",
     "find_claims",
+    "golden_transcript",
     "stance_of",
+    "untold",
     "vocabulary_of",
 ]

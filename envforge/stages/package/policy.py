@@ -11,6 +11,13 @@ def render_policy(blueprint: Blueprint) -> str:
         lines += [blueprint.agent_instructions.strip(), ""]
     lines += ["## Domain", "", blueprint.description.strip(), ""]
     lines += [f"The current date and time is {blueprint.clock.isoformat()}.", ""]
+    lines += [
+        "## Telling the user",
+        "",
+        "Before you end, tell the user each change you made, and each thing they asked for that you did not do"
+        " and the rule that kept you from it. Say only what you did: never report an action you did not take.",
+        "",
+    ]
     kept = [policy for policy in blueprint.policies if policy.kept_by == "agent"]
     enforced = [policy for policy in blueprint.policies if policy.kept_by == "runtime"]
     if kept:

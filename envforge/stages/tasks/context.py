@@ -62,6 +62,7 @@ class SynthesisContext:
         """Business rules on requests; entity invariants guard the data, and no user asks to break them."""
         self.governed = {name for policy in blueprint.policies for name in policy.actions or []}
         self.rules_text = [policy.text for policy in blueprint.policies]
+        self.policy_text = {policy.id: policy.text.strip() for policy in blueprint.policies}
 
     def rng(self, *parts: Any) -> random.Random:
         return random.Random(hash_json([self.seed, *parts]))

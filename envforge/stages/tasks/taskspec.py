@@ -69,6 +69,7 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
             identity=identity,
             answer=draft.answer_spec,
             refused=sorted({call.name for call in draft.refused}),
+            refused_because=[context.policy_text[policy] for policy in draft.policies] if draft.refused else [],
         ),
         policies=draft.policies,
         domains=context.domains(draft),

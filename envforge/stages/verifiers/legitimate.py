@@ -34,7 +34,7 @@ from envforge.ir.toolspec import ToolSpec
 from envforge.ir.verification import LEGITIMATE
 from envforge.runtime.actions import compile_actions
 from envforge.runtime.changes import fold_history
-from envforge.runtime.claims import action_terms
+from envforge.runtime.claims import action_terms, closing_message
 from envforge.runtime.ownership import compile_owner_queries
 from envforge.runtime.session import Session
 from envforge.stages.verifiers.phrasings import answer_formats, restatements
@@ -64,9 +64,9 @@ class LegitimateRun:
         return self.messages[-1] if self.messages else None
 
 
-def _golden_message(task: TaskSpec, blueprint: Blueprint) -> str | None:
+def _golden_message(task: TaskSpec, blueprint: Blueprint) -> str:
     """What the golden run tells the user last."""
-    return task.expected_answer
+    return closing_message(task, blueprint)
 
 
 def _with(call: ToolCall, name: str, value: Any) -> ToolCall:
@@ -80,8 +80,7 @@ class _Variations:
         self.env = session.env
         self.oracle = task.oracle
         self.writes = [i for i, call in enumerate(self.oracle) if self.env.tools[call.name].kind == "write"]
-        message = _golden_message(task, self.env.blueprint)
-        self.said = (message,) if message else ()
+        self.said = (_golden_message(task, self.env.blueprint),)
         session.act_for(task.scenario.person)
         history, self.golden_oks = self.play(self.oracle)
         self.golden_end = canonical_json(fold_history(history.writes, history.keys))
@@ -232,7 +231,7 @@ class _Variations:
             return
         question = self.task.scenario.requests[0] if self.task.scenario.requests else None
         for label, text in answer_formats(spec).items():
-            if text != self.task.expected_answer:
+            if text not in self.said:
                 yield LegitimateRun("other_format", label, self.oracle, (text,))
         for label, text in restatements(spec, question).items():
             yield LegitimateRun("full_sentence", label, self.oracle, (text,))
