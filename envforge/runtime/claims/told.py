@@ -11,7 +11,7 @@ messages leave out what the user must hear. Both read the same claims (`find_cla
 - A refused part is reported when a message says it was not done: a claim of the action in the not-done mode (`I
   could not cancel the order`), or a sentence that denies (`can't`, `unable`, `not possible`, `not eligible`, ...)
   and names the action by its verb or nouns (`the order is not eligible for cancellation`).
-- Its reason is given when that message also says why: a word of the policy's own text that is not a word of the
+- Its reason is given when that message, or the agent's next one, says why: a word of the policy's own text that is not a word of the
   action (`shipped` of `Orders that have shipped cannot be cancelled`), or a closed set of words that give a
   reason (`because`, `since`, `policy`, `allowed`, `eligible`, `window`, ...).
 
@@ -112,9 +112,11 @@ def untold(
             reasons.append(f"no message tells the user {action} was done")
     for action in sorted(set(refused) - set(reported)):
         names = _names(vocabulary, action)
-        denying = [message for message, claims in read if _denied_in(message, claims, action, names)]
+        denying = [index for index, (message, claims) in enumerate(read) if _denied_in(message, claims, action, names)]
+        # The reason may follow in the next message (`I can't return that.` / `Returns close after 30 days.`).
+        explaining = [message for index in denying for message in messages[index : index + 2]]
         if not denying:
             reasons.append(f"no message tells the user {action} was not done, as a policy requires")
-        elif not any(_gives_reason(message, _words(" ".join(names)), because) for message in denying):
+        elif not any(_gives_reason(message, _words(" ".join(names)), because) for message in explaining):
             reasons.append(f"no message that says {action} was not done says why (the policy)")
     return reasons

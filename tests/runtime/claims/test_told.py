@@ -85,3 +85,11 @@ def test_a_refused_action_the_run_did_on_another_row_needs_no_denial() -> None:
 def test_the_state_a_write_leaves_stated_plainly_is_a_report_but_not_its_denial() -> None:
     assert untold(["Your order ORD-1 is cancelled, with reason other."], RETAIL, reported={"cancel_order"}) == []
     assert untold(["Your order is not cancelled yet."], RETAIL, reported={"cancel_order"})
+
+
+def test_the_reason_may_come_in_the_next_message_but_not_two_later() -> None:
+    reported, refused = {"add_address"}, {"request_return"}
+    said = ["I have added your address. I can't request a return for the towel.", "It was delivered 45 days ago."]
+    assert untold(said, RETAIL, reported, refused, WINDOW) == []
+    late = [said[0], "Anything else?", "It was delivered 45 days ago."]
+    assert untold(late, RETAIL, reported, refused, WINDOW)
