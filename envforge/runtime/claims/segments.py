@@ -91,7 +91,9 @@ def sentences(text: str) -> list[tuple[int, int]]:
         before = text[start : match.start()].rsplit(None, 1)
         word = before[-1].lower().rstrip(".") if before else ""
         inside_quotes = len(_QUOTE.findall(text, start, match.start())) % 2 == 1
-        if (match.group().startswith(".") and (word in _ABBREVIATIONS or len(word) == 1)) or inside_quotes:
+        if (
+            match.group().startswith(".") and (word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()))
+        ) or inside_quotes:
             continue
         if text[start : match.end()].strip():
             spans.append((start, match.end()))

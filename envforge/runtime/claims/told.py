@@ -11,14 +11,15 @@ messages leave out what the user must hear. Both read the same claims (`find_cla
 - A refused part is reported when a message says it was not done: a claim of the action in the not-done mode (`I
   could not cancel the order`), or a sentence that denies (`can't`, `unable`, `not possible`, `not eligible`, ...)
   and names the action by its verb or nouns (`the order is not eligible for cancellation`).
-- Its reason is given when that message, or the agent's next one, says why: a word of the policy's own text that is not a word of the
-  action (`shipped` of `Orders that have shipped cannot be cancelled`), or a closed set of words that give a
-  reason (`because`, `since`, `policy`, `allowed`, `eligible`, `window`, ...).
+- Its reason is given when that sentence, or the next one where it only explains (it may open the agent's next
+  message), says why: a word of the policy's own text that does not name the refused act (`shipped` of `Orders
+  that have shipped cannot be cancelled`), or one of a closed set of words that give a reason (`because`,
+  `since`, `policy`, `allowed`, `eligible`, `window`, ...).
 
 Limits. A report made only with a verb outside the vocabulary (`I switched your pharmacy`), only by the new value
 (`your email is now ann@example.com`), or only by naming the request (`your request is complete`, `I've made both
-changes`) is not read as one. Whether the reason given is the right one is not judged:
-an agent that gives the wrong reason passes where it names a reason word.
+changes`) is not read as one. Whether the reason given is the right one is not judged: an agent that gives the
+wrong reason passes where it names a reason word.
 """
 
 from __future__ import annotations
@@ -72,12 +73,19 @@ def _names_it(sentence: str, names: set[str]) -> bool:
     return any(f" {name} " in lowered for name in names)
 
 
-def _gives_reason(message: str, action_words: set[str], because: Collection[str]) -> bool:
-    said = _words(message)
-    if said & REASON_WORDS:
-        return True
-    substance = {word for text in because for word in _words(text) if len(word) >= 4}
-    return bool(said & (substance - GRAMMAR_WORDS - action_words))
+def _gives_reason(sentence: str, substance: set[str]) -> bool:
+    said = _words(sentence)
+    return bool(said & REASON_WORDS or said & substance)
+
+
+def _substance(because: Collection[str], names: set[str]) -> set[str]:
+    """The words of the policies that say what they are about: not grammar, and no word naming the refused act."""
+    own = {word for name in names for word in name.split()}
+    return {word for text in because for word in _words(text) if len(word) >= 4} - GRAMMAR_WORDS - own
+
+
+def _claims_in(span: tuple[int, int], claims: Sequence[Claim]) -> bool:
+    return any(span[0] <= claim.span[0] < span[1] for claim in claims)
 
 
 def _reports(claim: Claim, action: str) -> bool:
@@ -87,12 +95,14 @@ def _reports(claim: Claim, action: str) -> bool:
     return claim.mode is Mode.DONE or (claim.mode is Mode.STATE and not claim.generic)
 
 
-def _denied_in(message: str, claims: Sequence[Claim], action: str, names: set[str]) -> bool:
-    if any(claim.mode is Mode.NOT_DONE and action in claim.actions for claim in claims):
+def _denies(text: str, span: tuple[int, int], claims: Sequence[Claim], action: str, names: set[str]) -> bool:
+    """Whether the sentence at `span` of `text` says the action was not done."""
+    start, end = span
+    if any(
+        claim.mode is Mode.NOT_DONE and action in claim.actions and start <= claim.span[0] < end for claim in claims
+    ):
         return True
-    return any(
-        DENIAL.search(message[start:end]) and _names_it(message[start:end], names) for start, end in sentences(message)
-    )
+    return bool(DENIAL.search(text[start:end])) and _names_it(text[start:end], names)
 
 
 def untold(
@@ -110,13 +120,24 @@ def untold(
     for action in sorted(reported):
         if not any(_reports(claim, action) for _, claims in read for claim in claims):
             reasons.append(f"no message tells the user {action} was done")
+    said = [(message, claims, span) for message, claims in read for span in sentences(message)]
     for action in sorted(set(refused) - set(reported)):
         names = _names(vocabulary, action)
-        denying = [index for index, (message, claims) in enumerate(read) if _denied_in(message, claims, action, names)]
-        # The reason may follow in the next message (`I can't return that.` / `Returns close after 30 days.`).
-        explaining = [message for index in denying for message in messages[index : index + 2]]
+        substance = _substance(because, names)
+        denying = [
+            index for index, (text, claims, span) in enumerate(said) if _denies(text, span, claims, action, names)
+        ]
+        # The reason stands in the denying sentence, or in the next one (it may open the agent's next message) where
+        # that one only explains: a report of another write beside the denial (`I have returned your item.`) is
+        # not a reason, even where the policy's words are the domain's.
+        explaining = [said[at][0][slice(*said[at][2])] for at in denying]
+        explaining += [
+            said[at + 1][0][slice(*said[at + 1][2])]
+            for at in denying
+            if at + 1 < len(said) and not _claims_in(said[at + 1][2], said[at + 1][1])
+        ]
         if not denying:
             reasons.append(f"no message tells the user {action} was not done, as a policy requires")
-        elif not any(_gives_reason(message, _words(" ".join(names)), because) for message in explaining):
+        elif not any(_gives_reason(sentence, substance) for sentence in explaining):
             reasons.append(f"no message that says {action} was not done says why (the policy)")
     return reasons

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 
+from envforge.ir.answers import AnswerSpec
 from envforge.ir.loading import load_blueprint
+from envforge.runtime.answers import judge_answer
 from envforge.runtime.claims import (
     Mode,
     Stance,
@@ -135,3 +137,9 @@ def test_a_few_messages_are_judged_in_well_under_a_millisecond_each() -> None:
             addresses_grader(message)
     per_message = (time.perf_counter() - began) / (rounds * len(messages))
     assert per_message < 0.005, f"{per_message * 1000:.2f} ms per message"
+
+
+def test_a_sentence_ending_in_a_single_digit_ends_there() -> None:
+    """`March 9.` is not an initial: the attribution of the first sentence stays out of the second."""
+    spec = AnswerSpec(type="enum", value="pending", choices=["pending", "shipped"])
+    assert judge_answer(spec, "You asked about your order from March 9. The answer is pending.") is None

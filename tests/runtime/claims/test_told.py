@@ -93,3 +93,20 @@ def test_the_reason_may_come_in_the_next_message_but_not_two_later() -> None:
     assert untold(said, RETAIL, reported, refused, WINDOW) == []
     late = [said[0], "Anything else?", "It was delivered 45 days ago."]
     assert untold(late, RETAIL, reported, refused, WINDOW)
+
+
+def test_a_report_of_another_write_beside_the_denial_is_no_reason_even_in_the_policys_words() -> None:
+    """`items` is a word of the return-window policy, and of the order item the report names."""
+    said = ["I could not request your return. I have cancelled your order items."]
+    [reason] = untold(said, RETAIL, {"cancel_order_item"}, {"request_return"}, WINDOW)
+    assert reason == "no message that says request_return was not done says why (the policy)"
+    assert (
+        untold(
+            ["I could not request your return: those items were delivered long ago."],
+            RETAIL,
+            (),
+            {"request_return"},
+            WINDOW,
+        )
+        == []
+    )
