@@ -39,4 +39,4 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
     )
 
 
-STAGE = declare_stage("tasks", 6, build, config_fields=("seed", "rows", "gated_tasks"))
+STAGE = declare_stage("tasks", 7, build, config_fields=("seed", "rows", "gated_tasks"))
