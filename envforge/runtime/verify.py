@@ -4,8 +4,8 @@ A verifier judges what the session logged (`envforge.runtime.history`), never th
 what the run wrote. A run passes only when every component holds:
 
 - `expected_changes_made` / `no_unexpected_changes`: the history's net changes are the golden ones;
-- `writes_as_asked`: its committed WRITE calls are the golden ones, every argument equal as the action stores it
-  (an argument the action lower-cases compares lower-cased), in any order;
+- `writes_as_asked`: its committed WRITE calls are the golden ones, every argument equal but for case, in any order
+  (a case the action keeps reaches a stored cell, which the changes judge);
 - `no_stray_writes`: no write touched a cell outside the golden footprint, or changed a cell more often than
   the golden run, even if a later write undid it;
 - `acted_only_for_user`: no write was tried on another person's row (refused attempts stay in the history);
@@ -63,11 +63,15 @@ def _describe(change: RowChange) -> str:
 def _argument(value: Any) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return normal(float(value))  # 2 and 2.0 are the same amount
+    if isinstance(value, str):
+        # A text the action never reads (a waiver's reason) means the same in any case; one it stores as written
+        # shows its case in the row changes.
+        return value.casefold()
     return value
 
 
 def call_key(tool: str, arguments: dict[str, Any]) -> str:
-    """A call as compared: absent and null arguments are the same, numbers compare by value."""
+    """A call as compared: absent and null arguments are the same, numbers compare by value, text blind to case."""
     return canonical_json([tool, {name: _argument(value) for name, value in arguments.items() if value is not None}])
 
 

@@ -1,0 +1,58 @@
+"""Verdicts the call red team (`tests/runtime/test_call_red_team.py`) found wrong, kept as plain runs over every
+task of every shipped domain."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
+from envforge.runtime.environment import Environment, load_environment
+from envforge.runtime.opened_package import open_package
+from envforge.runtime.session import Session
+from envforge.runtime.tasks import load_tasks
+from envforge.runtime.verify import verify
+from tests.conftest import BLUEPRINTS
+
+
+def _play(session: Session, task: TaskSpec, calls: list[ToolCall]) -> tuple[bool, str]:
+    """(whether the verdict passed, the state's hash) of the calls played for the task's person."""
+    session.reset()
+    session.act_for(task.scenario.person)
+    for call in calls:
+        session.call_tool(call.name, call.arguments)
+    verdict = verify(task.verifier, session.history(), Transcript(calls=calls, answer=task.expected_answer))
+    return verdict.passed, session.state_hash()
+
+
+def _domains(packages: dict[str, Path]) -> list[tuple[Environment, list[TaskSpec]]]:
+    return [
+        (
+            load_environment(open_package(packages[path.stem])),
+            list(load_tasks(open_package(packages[path.stem])).values()),
+        )
+        for path in BLUEPRINTS
+    ]
+
+
+def test_a_golden_write_with_a_text_argument_in_another_case_passes_exactly_when_the_state_is_the_same(
+    packages: dict[str, Path],
+) -> None:
+    # Found by the red team: a fine waived with its reason (which the action never reads) in lower case failed
+    # writes_as_asked. A case the action keeps shows in the state, and the verdict's row changes judge it.
+    outcomes: Counter[bool] = Counter()
+    for env, tasks in _domains(packages):
+        session = Session(env)
+        for task in tasks:
+            _, golden = _play(session, task, task.oracle)
+            for index, call in enumerate(task.oracle):
+                texts = [name for name, value in sorted(call.arguments.items()) if isinstance(value, str)]
+                for name in texts if env.tools[call.name].kind == "write" else []:
+                    respelled = ToolCall(
+                        name=call.name, arguments={**call.arguments, name: call.arguments[name].swapcase()}
+                    )
+                    passed, state = _play(session, task, [*task.oracle[:index], respelled, *task.oracle[index + 1 :]])
+                    assert passed == (state == golden), (task.id, respelled)
+                    outcomes[passed] += 1
+        session.close()
+    assert outcomes[True] and outcomes[False], outcomes
