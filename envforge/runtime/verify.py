@@ -19,8 +19,9 @@ what the run wrote. A run passes only when every component holds:
 - `kept_others_private`: no message repeats what a lookup showed of another person (a full name, an email, a
   phone number; `envforge.runtime.disclosure`); the verdict's `others_read` counts the people other than the user
   whose records the run looked at;
-- `answer_grounded` (questions): a lookup after authentication returned the record asked about, so the value
-  stated came from this run, not a guess.
+- `answer_grounded` (questions): a lookup after authentication returned the record asked about (a count: a whole
+  listing of the user's rows filtered on no more than the question states), so the value stated came from this
+  run, not a guess.
 """
 
 from __future__ import annotations
@@ -44,8 +45,10 @@ from envforge.runtime.changes import fold_history
 from envforge.runtime.claims import Vocabulary, contradicted_claims
 from envforge.runtime.diff import normal
 from envforge.runtime.disclosure import disclosures
+from envforge.runtime.dispatch import LIST_LIMIT_DEFAULT
 
 REASONS_SHOWN = 3
+PAGING = ("limit", "offset")
 
 
 def _key(change: RowChange) -> str:
@@ -170,8 +173,8 @@ def authenticate(identity: IdentitySpec, calls: list[CallRecord]) -> int | str:
 
 
 def _grounded(spec: VerifierSpec, calls: list[CallRecord], after: int) -> bool | None:
-    """Whether a READ call after authentication returned the record asked about (a count: listed the counted
-    entity filtered on the person); None where the spec does not say which record that is."""
+    """Whether a READ call after authentication returned the record asked about (a count: listed every row counted,
+    filtered on the person); None where the spec does not say which record that is."""
     answer = spec.answer
     if answer is None:
         return None
@@ -181,8 +184,18 @@ def _grounded(spec: VerifierSpec, calls: list[CallRecord], after: int) -> bool |
         return any(answer.key in call.rows.get(entity, []) for call in reads)
     if answer.counted is not None and spec.identity is not None:
         entity, owner = answer.counted.split(".")
-        person = spec.identity.person
-        return any(entity in call.rows and _plain(call.arguments.get(owner, "")) == _plain(person) for call in reads)
+        stated = {_plain(value) for value in [spec.identity.person, *answer.stated]}
+        return any(
+            entity in call.rows
+            and _plain(call.arguments.get(owner, "")) == _plain(spec.identity.person)
+            # Filtered on nothing but what the question states (a listing of the user's work addresses does not
+            # count their home ones), from the first row, and not cut short by its page (which the history only
+            # shows as a full one).
+            and all(_plain(value) in stated for name, value in call.arguments.items() if name not in PAGING)
+            and not call.arguments.get("offset")
+            and len(call.rows[entity]) < call.arguments.get("limit", LIST_LIMIT_DEFAULT)
+            for call in reads
+        )
     return None
 
 

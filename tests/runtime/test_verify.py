@@ -56,3 +56,42 @@ def test_a_golden_write_with_a_text_argument_in_another_case_passes_exactly_when
                     outcomes[passed] += 1
         session.close()
     assert outcomes[True] and outcomes[False], outcomes
+
+
+def test_a_count_is_grounded_only_by_a_whole_listing_of_the_rows_it_counts(packages: dict[str, Path]) -> None:
+    # Found by the red team: any listing of the counted entity filtered on the user grounded a count, so "0" after a
+    # listing of the wrong rows (work addresses for "how many home addresses"), or of one row, was rewarded.
+    played: Counter[str] = Counter()
+    for env, tasks in _domains(packages):
+        session = Session(env)
+        for task in tasks:
+            answer = task.verifier.answer
+            if answer is None or answer.counted is None:
+                continue
+            entity, owner = answer.counted.split(".")
+            listing = next(
+                call for call in task.oracle if owner in call.arguments and env.tools[call.name].entity == entity
+            )
+            condition = next(name for name in listing.arguments if name not in (owner, "limit", "offset"))
+            others = list(env.tools[listing.name].parameters["properties"][condition]["enum"])
+            runs = {
+                "golden": (listing.arguments, True),
+                "unconditioned": ({owner: listing.arguments[owner]}, True),
+                "other_rows": (
+                    {**listing.arguments, condition: next(v for v in others if v != listing.arguments[condition])},
+                    False,
+                ),
+                "past_the_first": ({**listing.arguments, "offset": 1}, False),
+                # A full page may be cut: the history keeps the rows a listing showed, not how many it matched.
+                "one_row": ({**listing.arguments, "limit": 1}, answer.value == "0"),
+            }
+            for name, (arguments, grounded) in runs.items():
+                calls = [
+                    call if call is not listing else ToolCall(name=call.name, arguments=arguments)
+                    for call in task.oracle
+                ]
+                passed, _ = _play(session, task, calls)
+                assert passed == grounded, (task.id, name, arguments)
+                played[name] += 1
+        session.close()
+    assert played["golden"] >= 3, played
