@@ -214,12 +214,13 @@ class ActionRunner:
         return None
 
     def run(self, action: CompiledAction, arguments: ToolArguments) -> ToolResult:
+        # Before binding: an attempt on another person's row is refused as such (and logged so) whatever else is
+        # wrong with the call, and no error of a binding or a precondition tells anything about their rows. A missing
+        # row is no one's, so binding still refuses it as not_found.
+        self._check_owners(action, arguments)
         scope: Scope = {"args": arguments, "now": self.clock, "today": self.today}
         for binding in action.bindings:
             scope[binding.alias] = self._bind(binding, scope)
-        # After binding, so a missing row is still not_found; before preconditions, so their errors never
-        # tell anything about another person's rows.
-        self._check_owners(action, arguments)
         for check in action.preconditions:
             if not self._evaluate(check.require, scope):
                 raise ToolError("precondition_failed", check.error)

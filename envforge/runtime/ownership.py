@@ -23,8 +23,8 @@ class OwnerQuery:
     a given owner or of anyone but a given person: each an indexed query that stops at its first row."""
 
     entity: str
-    sql: str | None
-    """None for the person entity, whose rows are the people themselves."""
+    sql: str
+    """For the person entity, whose rows are the people themselves, the row's own key where the row exists."""
     sibling_sql: str | None = None
     """The first row of `:owner` other than `:key`; None for the person entity (each person owns only itself)."""
     others_sql: str = ""
@@ -33,9 +33,8 @@ class OwnerQuery:
     """The whole rows `:owner` owns, in key order, at most `:limit` of them."""
 
     def owner(self, connection: sqlite3.Connection, key: Any) -> object:
-        """The person key; None when the chain breaks on an empty foreign key; NOBODY for a missing row."""
-        if self.sql is None:
-            return key
+        """The person key; None when the chain breaks on an empty foreign key; NOBODY for a missing row (a person's
+        too: a key of no one is not another person's)."""
         row = connection.execute(self.sql, {"key": key}).fetchone()
         return NOBODY if row is None else row[0]
 
@@ -83,16 +82,14 @@ def _joined(env: Environment, entity: str, path: list[tuple[str, str]], *, outer
     return joined, child.c[path[-1][0]]
 
 
-def _sql(env: Environment, entity: str, path: list[tuple[str, str]]) -> str | None:
+def _sql(env: Environment, entity: str, path: list[tuple[str, str]]) -> str:
     """Join from the row up the path's foreign keys (each onto its parent's key); the last one holds the person key.
     Outer joins, so an empty foreign key on the way gives an empty owner rather than no row."""
+    key = env.entities[entity].statements.table.c[env.entities[entity].key]
     if not path:
-        return None
+        return str(select(key).where(key == bindparam("key")).compile(dialect=_DIALECT))
     joined, person = _joined(env, entity, path, outer=True)
-    start = env.entities[entity].statements.table
-    query: Select[tuple[object]] = (
-        select(person).select_from(joined).where(start.c[env.entities[entity].key] == bindparam("key"))
-    )
+    query: Select[tuple[object]] = select(person).select_from(joined).where(key == bindparam("key"))
     return str(query.compile(dialect=_DIALECT))
 
 

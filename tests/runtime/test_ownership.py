@@ -184,6 +184,34 @@ def test_a_write_naming_another_persons_row_is_refused_and_changes_nothing(
     assert ok or refusal_of(result).get("policy") != "ownership", result
 
 
+MISSING_ROW_CASES = [
+    (domain, name, argument, other.name)
+    for domain, name, argument in CASES
+    for other in _action(load_blueprint(next(p for p in BLUEPRINTS if p.stem == domain)), name).params
+    if other.ref is not None and other.name != argument
+]
+"""(domain, action, an argument naming another person's row, another reference argument of the action)."""
+
+
+@pytest.mark.parametrize(
+    ("domain", "action_name", "argument", "missing"), MISSING_ROW_CASES, ids=["-".join(c) for c in MISSING_ROW_CASES]
+)
+def test_a_write_naming_another_persons_row_is_refused_as_theirs_even_when_another_argument_names_no_row(
+    envs: dict[str, Environment], domain: str, action_name: str, argument: str, missing: str
+) -> None:
+    # Binding the missing row first would refuse the call as not_found, and the history would not show that the run
+    # tried another person's row (found by the call red team, tests/runtime/test_call_red_team.py).
+    env = envs[domain]
+    action = _action(env.blueprint, action_name)
+    acting, _, row = _people(env, action, argument)
+    session = Session(env, person=acting)
+
+    ok, result = session.call_tool(action_name, {**_arguments(env, action, acting, (argument, row)), missing: "NONE-0"})
+
+    assert not ok and refusal_of(result).get("policy") == "ownership", result
+    assert [call.refusal for call in session.history().calls] == ["ownership"]
+
+
 @pytest.mark.parametrize(("domain", "action_name", "argument"), CASES, ids=["-".join(case) for case in CASES])
 def test_a_session_acting_for_no_one_checks_no_owner(
     envs: dict[str, Environment], domain: str, action_name: str, argument: str
@@ -219,6 +247,10 @@ def test_a_missing_row_is_still_not_found(envs: dict[str, Environment]) -> None:
     session = Session(env, person=sorted(_owners(env)["customer"])[0])
     ok, result = session.call_tool("cancel_order", {"order_id": "ORD-999999", "reason": "other"})
     assert not ok and refusal_of(result)["code"] == "not_found"
+    # A person's key too: a key of no one is not another person's (found by the call red team, a respelled key).
+    ok, result = session.call_tool("grant_store_credit", {"customer_id": "cus-999999", "amount": 5})
+    assert not ok and refusal_of(result)["code"] == "not_found"
+    assert [call.refusal for call in session.history().calls] == ["not_found", "not_found"]
 
 
 def test_a_banking_customer_may_transfer_to_another_customers_account(envs: dict[str, Environment]) -> None:
