@@ -200,6 +200,9 @@ class TaskMix(IRModel):
     """Tool -> accepted tasks whose oracle calls it."""
     unreached: dict[str, str] = Field(default_factory=dict)
     """WRITE action no accepted task makes -> why (its attempts' most common refusal, or the gate's drops)."""
+    unexercised: dict[str, str] = Field(default_factory=dict)
+    """Policy of the blueprint no accepted task hinges on -> why (an invariant of the data, no request breaks it,
+    the mix left it out, or the gate's drops)."""
     intents: dict[str, int]
     """What a task asks (`cancel_order`, `ask:order.status`, `refuse:return_window+add_address`) -> tasks."""
     request_shapes: int

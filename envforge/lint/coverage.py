@@ -77,7 +77,7 @@ def run_coverage(blueprint: Blueprint, config: GenerateConfig) -> Coverage:
     tools = _artifact(artifacts, "tooltests", ToolTestArtifact).report
     tasks = _artifact(artifacts, "tasks", TaskSetArtifact)
     gated = _artifact(artifacts, LAST_STAGE, VerifierArtifact)
-    mix = build_mix(gated.accepted, graph, tasks.unreached, blueprint.clock.date())
+    mix = build_mix(gated.accepted, graph, blueprint, tasks.unreached, tasks.unexercised)
     report = build_report(blueprint.env_id, tasks.requested, tools, gated.results, gated.accepted)
     return Coverage(
         config=config,

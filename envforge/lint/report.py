@@ -31,6 +31,7 @@ class LintReport(IRModel):
         return [
             *(f"{tool}: the tool tests exclude it: {reason}" for tool, reason in coverage.excluded_tools.items()),
             *(f"{action}: no task makes it: {reason}" for action, reason in coverage.mix.unreached.items()),
+            *(f"policy {policy}: no task hinges on it: {why}" for policy, why in coverage.mix.unexercised.items()),
             *([coverage.shortfall] if coverage.shortfall else []),
         ]
 

@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from datetime import date
 
+from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.toolspec import ToolGraph
 from envforge.ir.verification import TaskMix
@@ -57,8 +58,16 @@ def asks_user(task: TaskSpec) -> bool:
     return bool(task.scenario.details or task.scenario.which)
 
 
-def build_mix(accepted: list[TaskSpec], graph: ToolGraph, unreached: dict[str, str], clock: date) -> TaskMix:
-    """`unreached`: synthesis's reasons for the WRITE actions no candidate task made."""
+def build_mix(
+    accepted: list[TaskSpec],
+    graph: ToolGraph,
+    blueprint: Blueprint,
+    unreached: dict[str, str],
+    unexercised: dict[str, str],
+) -> TaskMix:
+    """`unreached`, `unexercised`: synthesis's reasons for the WRITE actions no candidate task made and the
+    policies no candidate task hinged on."""
+    clock = blueprint.clock.date()
     writes = [tool.name for tool in graph.tools if tool.kind == "write"]
     by_tool: Counter[str] = Counter()
     for task in accepted:
@@ -68,11 +77,19 @@ def build_mix(accepted: list[TaskSpec], graph: ToolGraph, unreached: dict[str, s
         for action in writes
         if not by_tool[action]
     }
+    hinged = {policy for task in accepted for policy in task.policies}
+    untested = {
+        policy.id: unexercised.get(policy.id)
+        or "the gate or the review dropped every task that hinged on it (see Dropped)"
+        for policy in blueprint.policies
+        if policy.id not in hinged
+    }
     policy = Counter("offer" if task.intent.startswith("offer:") else "refuse" for task in accepted if task.policies)
     return TaskMix(
         by_action={action: by_tool[action] for action in writes},
         by_tool={tool.name: by_tool[tool.name] for tool in graph.tools},
         unreached=missed,
+        unexercised=untested,
         intents=dict(sorted(Counter(task.intent or task.kind for task in accepted).items())),
         request_shapes=len({request_shape(task, clock) for task in accepted}),
         policy_tasks=dict(sorted(policy.items())),

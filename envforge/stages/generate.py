@@ -50,8 +50,8 @@ class RunResult:
         return Display(tables=[self.table()], warnings=self.warnings())
 
     def warnings(self) -> list[str]:
-        """What the package's report warns of: why fewer tasks than asked for were accepted, if so, and each WRITE
-        action no task makes, with the reason."""
+        """What the package's report warns of: why fewer tasks than asked for were accepted, if so, each WRITE
+        action no task makes and each policy no task hinges on, with the reason."""
         report = self.package / "report.json"
         if not report.is_file():
             return []
@@ -59,6 +59,8 @@ class RunResult:
         warnings = [data["shortfall"]] if data.get("shortfall") else []
         unreached = (data.get("mix") or {}).get("unreached") or {}
         warnings += [f"{action}: no task makes it: {reason}" for action, reason in unreached.items()]
+        unexercised = (data.get("mix") or {}).get("unexercised") or {}
+        warnings += [f"policy {policy}: no task hinges on it: {why}" for policy, why in unexercised.items()]
         return warnings
 
 

@@ -38,3 +38,10 @@ def test_a_run_whose_package_has_no_report_or_nothing_to_report_warns_of_nothing
     assert _run(tmp_path / "missing").warnings() == []
     (tmp_path / "report.json").write_text(json.dumps({"shortfall": "", "mix": None}), encoding="utf-8")
     assert _run(tmp_path).warnings() == []
+
+
+def test_a_run_warns_of_each_policy_no_task_hinges_on_with_why(tmp_path: Path) -> None:
+    why = "an invariant of the loan rows: the runtime keeps it on every write, and no request is drafted to break it"
+    report = {"shortfall": "", "mix": {"unreached": {}, "unexercised": {"renewal_cap": why}}}
+    (tmp_path / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    assert _run(tmp_path).warnings() == [f"policy renewal_cap: no task hinges on it: {why}"]

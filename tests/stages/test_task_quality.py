@@ -174,5 +174,8 @@ def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reach
     assert mix.request_shapes >= 100
     writes = [action.name for action in env.blueprint.actions]
     assert all(mix.by_action[action] > 0 or mix.unreached.get(action) for action in writes), mix.unreached
+    hinged = {policy for task in tasks.values() for policy in task.policies}
+    assert all(policy.id in hinged or mix.unexercised.get(policy.id) for policy in env.blueprint.policies)
+    assert not hinged & set(mix.unexercised), mix.unexercised
     found = {task.id: problems for task in tasks.values() if (problems := artefacts(env, task))}
     assert not found, found

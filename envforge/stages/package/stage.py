@@ -65,7 +65,9 @@ def build(inputs: PackageInputs, config: GenerateConfig) -> PackageArtifact:
         **uitasks.to_files(),
     }
     report = build_report(spec.env_id, config.tasks, tools_report, reviewed.results, reviewed.accepted)
-    mix = build_mix(reviewed.accepted, inputs.toolgraph.toolgraph, inputs.tasks.unreached, spec.clock.date())
+    mix = build_mix(
+        reviewed.accepted, inputs.toolgraph.toolgraph, spec, inputs.tasks.unreached, inputs.tasks.unexercised
+    )
     report = report.model_copy(update={"ui": ui_summary(uitasks.tasks, uitasks.dropped), "mix": mix})
     tools = inputs.toolgraph.toolgraph.tools
     manifest = EnvManifest(
@@ -99,4 +101,4 @@ def build(inputs: PackageInputs, config: GenerateConfig) -> PackageArtifact:
 
 # 2: report.json carries the rollouts section (null until `envforge validate` fills it). 3: apps/.
 # 4: UI tasks (apps/ui_tasks.jsonl, the report's ui section). 5: from the review stage; synthesis.json.
-STAGE = declare_stage("package", 7, build, config_fields=("rows", "seed", "tasks"))
+STAGE = declare_stage("package", 8, build, config_fields=("rows", "seed", "tasks"))

@@ -31,12 +31,21 @@ class TaskSetArtifact(Artifact):
     """Drafts of each kind found before choosing."""
     unreached: dict[str, str] = Field(default_factory=dict)
     """WRITE actions no candidate task uses -> why their attempts failed (the most common refusal)."""
+    unexercised: dict[str, str] = Field(default_factory=dict)
+    """Policies no candidate task hinges on -> why."""
     tasks: list[TaskSpec]
 
     def to_files(self) -> dict[str, bytes]:
         return {
             "tasks.jsonl": dump_jsonl(self.tasks),
-            "tasks.json": dump_json({"requested": self.requested, "found": self.found, "unreached": self.unreached}),
+            "tasks.json": dump_json(
+                {
+                    "requested": self.requested,
+                    "found": self.found,
+                    "unreached": self.unreached,
+                    "unexercised": self.unexercised,
+                }
+            ),
         }
 
     @classmethod
@@ -46,5 +55,6 @@ class TaskSetArtifact(Artifact):
             requested=meta["requested"],
             found=meta["found"],
             unreached=meta.get("unreached", {}),
+            unexercised=meta.get("unexercised", {}),
             tasks=load_jsonl(files["tasks.jsonl"]),
         )

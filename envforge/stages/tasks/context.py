@@ -58,6 +58,8 @@ class SynthesisContext:
         """Requests a policy forbids, met while drafting single writes: refusals ask them beside allowed ones."""
         self.offers: list[Draft] = []
         """Requests a policy answers with an offer the user accepts, met while drafting single writes."""
+        self.paired: Counter[str] = Counter()
+        """Policy -> forbidden requests breaking it that refusals tried to ask beside an allowed one."""
         self.rules = {policy.id for policy in blueprint.policies if policy.actions}
         """Business rules on requests; entity invariants guard the data, and no user asks to break them."""
         self.governed = {name for policy in blueprint.policies for name in policy.actions or []}

@@ -35,8 +35,12 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
         seed=config.seed,
     )
     return TaskSetArtifact(
-        requested=requested, found=synthesis.found, unreached=synthesis.unreached, tasks=synthesis.tasks
+        requested=requested,
+        found=synthesis.found,
+        unreached=synthesis.unreached,
+        unexercised=synthesis.unexercised,
+        tasks=synthesis.tasks,
     )
 
 
-STAGE = declare_stage("tasks", 7, build, config_fields=("seed", "rows", "gated_tasks"))
+STAGE = declare_stage("tasks", 8, build, config_fields=("seed", "rows", "gated_tasks"))

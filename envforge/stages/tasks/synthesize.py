@@ -31,6 +31,8 @@ class Synthesis:
     found: dict[str, int]
     unreached: dict[str, str]
     """WRITE actions no candidate task uses -> the most common reason their attempts failed."""
+    unexercised: dict[str, str]
+    """Policies no candidate task hinges on -> why."""
 
 
 def synthesize_tasks(
@@ -65,7 +67,7 @@ def synthesize_tasks(
         else:
             unsound.update({call.name for call in task.oracle})
     found: dict[str, int] = {share: len(pool) for share, pool in pools.items()}
-    return Synthesis(tasks, found, _unreached(context, tasks, pools, unsound))
+    return Synthesis(tasks, found, _unreached(context, tasks, pools, unsound), _unexercised(context, tasks, pools))
 
 
 def _unreached(
@@ -87,3 +89,43 @@ def _unreached(
             reason = failures[0][0] if failures else "no attempt was made"
         unreached[action.name] = reason
     return unreached
+
+
+def _unexercised(context: SynthesisContext, tasks: list[TaskSpec], pools: dict[Share, list[Draft]]) -> dict[str, str]:
+    """The policies no task hinges on -> why: an invariant of the data, candidates the mix left out, a breach that
+    could not be paired with an allowed request, or no request that breaks it."""
+    used = {policy for task in tasks for policy in task.policies}
+    drafted = Counter(policy for pool in pools.values() for draft in pool for policy in draft.policies)
+    met = Counter(policy for draft in [*context.forbidden, *context.offers] for policy in draft.policies)
+    attempted = {call.name for pool in pools.values() for draft in pool for call in draft.oracle}
+    reasons = {}
+    for policy in context.blueprint.policies:
+        if policy.id in used:
+            continue
+        actions = policy.actions or []
+        if not actions:
+            reason = (
+                f"an invariant of the {policy.entity} rows: the runtime keeps it on every write, and no request is "
+                "drafted to break it"
+            )
+        elif drafted[policy.id]:
+            reason = f"{drafted[policy.id]} candidate tasks hinge on it, none drawn into the mix; ask for more tasks"
+        elif met[policy.id] and not context.paired[policy.id]:
+            reason = (
+                f"{met[policy.id]} drafted requests break it, but the refusal tasks were filled by other policies "
+                "first; ask for more tasks"
+            )
+        elif met[policy.id]:
+            reason = (
+                f"{met[policy.id]} drafted requests break it, but none could be asked beside an allowed request of "
+                "the same user"
+            )
+        elif not set(actions) & attempted:
+            reason = f"no task draft makes {' or '.join(actions)} (see that action's warning)"
+        else:
+            reason = (
+                f"no drafted request of {' or '.join(actions)} breaks it: the seeded rows and the values drawn all "
+                "fall on its allowed side"
+            )
+        reasons[policy.id] = reason
+    return reasons

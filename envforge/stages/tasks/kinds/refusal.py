@@ -21,6 +21,7 @@ class Refusals(CombiningKind):
         drafts = []
         for forbidden in context.forbidden:
             assert forbidden.forbidden is not None
+            context.paired.update(forbidden.policies)
             paired = 0
             others = allowed.get(forbidden.person, [])
             if context.blueprint.composed_of:
