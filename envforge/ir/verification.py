@@ -201,8 +201,14 @@ class TaskMix(IRModel):
     unreached: dict[str, str] = Field(default_factory=dict)
     """WRITE action no accepted task makes -> why (its attempts' most common refusal, or the gate's drops)."""
     unexercised: dict[str, str] = Field(default_factory=dict)
-    """Policy of the blueprint no accepted task hinges on -> why (an invariant of the data, no request breaks it,
-    the mix left it out, or the gate's drops)."""
+    """Policy on requests (`actions:`) no accepted task hinges on -> why (no drafted request breaks it, the mix
+    left it out, or the gate's drops)."""
+    invariants: list[str] = Field(default_factory=list)
+    """Policies on the data (`entity:`): the runtime keeps them on every write, and no request asks to break one,
+    so no task hinges on them."""
+    idle_tools: dict[str, str] = Field(default_factory=dict)
+    """READ tool no accepted task calls -> why (what the tasks use instead, or what no request starts from). The
+    tool stays offered: an agent may still use it."""
     intents: dict[str, int]
     """What a task asks (`cancel_order`, `ask:order.status`, `refuse:return_window+add_address`) -> tasks."""
     request_shapes: int

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import date
+from typing import Any
 
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import TaskSpec
-from envforge.ir.toolspec import ToolGraph
+from envforge.ir.toolspec import ToolGraph, ToolSpec
 from envforge.ir.verification import TaskMix
 from envforge.text import renderings
 
@@ -53,6 +54,36 @@ def request_shape(task: TaskSpec, clock: date) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
+def _fields(schema: dict[str, Any]) -> set[str]:
+    """The fields a READ tool shows of each row: its own, or its listing's items'."""
+    items = schema.get("properties", {}).get("items", {}).get("items")
+    return set((items if isinstance(items, dict) else schema).get("properties", {}))
+
+
+def idle_reason(tool: ToolSpec, graph: ToolGraph, used: Counter[str]) -> str:
+    """Why a READ tool is in no task: what the tasks use instead (`used`: tool -> tasks calling it), or what no
+    request starts from."""
+    shown = _fields(tool.returns)
+    listings = [
+        other.name
+        for other in graph.tools
+        if other.kind == "read"
+        and other.entity == tool.entity
+        and other.operation == "list"
+        and used[other.name]
+        and shown <= _fields(other.returns)
+    ]
+    if tool.operation == "get" and listings:
+        rows = tool.entity.replace("_", " ")
+        return f"the tasks reach {rows} rows through {' or '.join(listings)}, which shows every field it does"
+    if tool.operation == "find":
+        by = " or ".join(tool.filters) or "its field"
+        return f"no user names a {tool.entity.replace('_', ' ')} by its {by.replace('_', ' ')}"
+    if tool.operation == "list":
+        return f"no request is about {tool.entity.replace('_', ' ')} rows beyond what other lookups show"
+    return "no task asks for a detail only it shows"
+
+
 def asks_user(task: TaskSpec) -> bool:
     """The agent can only do the task by asking: a detail, or which row the user means, is held back."""
     return bool(task.scenario.details or task.scenario.which)
@@ -82,7 +113,7 @@ def build_mix(
         policy.id: unexercised.get(policy.id)
         or "the gate or the review dropped every task that hinged on it (see Dropped)"
         for policy in blueprint.policies
-        if policy.id not in hinged
+        if policy.actions and policy.id not in hinged
     }
     policy = Counter("offer" if task.intent.startswith("offer:") else "refuse" for task in accepted if task.policies)
     return TaskMix(
@@ -90,6 +121,12 @@ def build_mix(
         by_tool={tool.name: by_tool[tool.name] for tool in graph.tools},
         unreached=missed,
         unexercised=untested,
+        invariants=[policy.id for policy in blueprint.policies if not policy.actions],
+        idle_tools={
+            tool.name: idle_reason(tool, graph, by_tool)
+            for tool in graph.tools
+            if tool.kind == "read" and not by_tool[tool.name]
+        },
         intents=dict(sorted(Counter(task.intent or task.kind for task in accepted).items())),
         request_shapes=len({request_shape(task, clock) for task in accepted}),
         policy_tasks=dict(sorted(policy.items())),

@@ -199,6 +199,14 @@ def _render_mix(mix: TaskMix, accepted: int) -> list[str]:
         f"- The agent must ask the user: {mix.asking_tasks} ({_percent(mix.asking_tasks, accepted)})",
         *[f"- warning: no task makes `{action}`: {reason}" for action, reason in mix.unreached.items()],
         *[f"- warning: no task hinges on policy `{policy}`: {why}" for policy, why in mix.unexercised.items()],
+        *[f"- warning: no task calls `{tool}`: {why}" for tool, why in mix.idle_tools.items()],
+        *(
+            [
+                f"- Invariants of the data (kept on every write; no request asks to break one): {', '.join(mix.invariants)}"
+            ]
+            if mix.invariants
+            else []
+        ),
         "",
         "| tool | tasks |",
         "|---|---:|",

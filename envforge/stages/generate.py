@@ -51,7 +51,8 @@ class RunResult:
 
     def warnings(self) -> list[str]:
         """What the package's report warns of: why fewer tasks than asked for were accepted, if so, each WRITE
-        action no task makes and each policy no task hinges on, with the reason."""
+        action no task makes and each policy on requests no task hinges on, with the reason. (The READ tools no task
+        calls are in the report, with why.)"""
         report = self.package / "report.json"
         if not report.is_file():
             return []

@@ -41,7 +41,10 @@ def test_a_run_whose_package_has_no_report_or_nothing_to_report_warns_of_nothing
 
 
 def test_a_run_warns_of_each_policy_no_task_hinges_on_with_why(tmp_path: Path) -> None:
-    why = "an invariant of the loan rows: the runtime keeps it on every write, and no request is drafted to break it"
-    report = {"shortfall": "", "mix": {"unreached": {}, "unexercised": {"renewal_cap": why}}}
+    why = (
+        "no drafted request of renew_loan breaks it: the seeded rows and the values drawn all fall on its allowed side"
+    )
+    idle = {"get_loan": "the tasks reach loan rows through list_loans, which shows every field it does"}
+    report = {"shortfall": "", "mix": {"unreached": {}, "unexercised": {"max_renewals": why}, "idle_tools": idle}}
     (tmp_path / "report.json").write_text(json.dumps(report), encoding="utf-8")
-    assert _run(tmp_path).warnings() == [f"policy renewal_cap: no task hinges on it: {why}"]
+    assert _run(tmp_path).warnings() == [f"policy max_renewals: no task hinges on it: {why}"]

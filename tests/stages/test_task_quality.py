@@ -175,7 +175,10 @@ def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reach
     writes = [action.name for action in env.blueprint.actions]
     assert all(mix.by_action[action] > 0 or mix.unreached.get(action) for action in writes), mix.unreached
     hinged = {policy for task in tasks.values() for policy in task.policies}
-    assert all(policy.id in hinged or mix.unexercised.get(policy.id) for policy in env.blueprint.policies)
+    requests = [policy.id for policy in env.blueprint.policies if policy.actions]
+    assert all(policy in hinged or mix.unexercised.get(policy) for policy in requests), mix.unexercised
     assert not hinged & set(mix.unexercised), mix.unexercised
+    reads = [tool.name for tool in env.toolgraph.tools if tool.kind == "read"]
+    assert all(mix.by_tool[tool] > 0 or mix.idle_tools.get(tool) for tool in reads), mix.idle_tools
     found = {task.id: problems for task in tasks.values() if (problems := artefacts(env, task))}
     assert not found, found

@@ -92,23 +92,18 @@ def _unreached(
 
 
 def _unexercised(context: SynthesisContext, tasks: list[TaskSpec], pools: dict[Share, list[Draft]]) -> dict[str, str]:
-    """The policies no task hinges on -> why: an invariant of the data, candidates the mix left out, a breach that
-    could not be paired with an allowed request, or no request that breaks it."""
+    """The policies on requests no task hinges on -> why: candidates the mix left out, a breach that could not be
+    paired with an allowed request, or no request that breaks it. Invariants of the data are no request's."""
     used = {policy for task in tasks for policy in task.policies}
     drafted = Counter(policy for pool in pools.values() for draft in pool for policy in draft.policies)
     met = Counter(policy for draft in [*context.forbidden, *context.offers] for policy in draft.policies)
     attempted = {call.name for pool in pools.values() for draft in pool for call in draft.oracle}
     reasons = {}
     for policy in context.blueprint.policies:
-        if policy.id in used:
-            continue
         actions = policy.actions or []
-        if not actions:
-            reason = (
-                f"an invariant of the {policy.entity} rows: the runtime keeps it on every write, and no request is "
-                "drafted to break it"
-            )
-        elif drafted[policy.id]:
+        if policy.id in used or not actions:
+            continue
+        if drafted[policy.id]:
             reason = f"{drafted[policy.id]} candidate tasks hinge on it, none drawn into the mix; ask for more tasks"
         elif met[policy.id] and not context.paired[policy.id]:
             reason = (
