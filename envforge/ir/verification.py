@@ -217,6 +217,8 @@ class TaskMix(IRModel):
     """`refuse` (a forbidden request next to an allowed one) and `offer` (a policy changes the action) -> tasks."""
     asking_tasks: int
     """Tasks the agent can only do by asking the user: a detail, or which row they mean, held back."""
+    brief_words: float = 0.0
+    """The median length of the user's opening request, in words."""
 
 
 class ValidationReport(IRModel):

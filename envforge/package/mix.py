@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import date
+from statistics import median
 from typing import Any
 
 from envforge.ir.blueprint import Blueprint
@@ -131,4 +132,5 @@ def build_mix(
         request_shapes=len({request_shape(task, clock) for task in accepted}),
         policy_tasks=dict(sorted(policy.items())),
         asking_tasks=sum(asks_user(task) for task in accepted),
+        brief_words=median(len(task.instruction.split()) for task in accepted) if accepted else 0.0,
     )
