@@ -241,7 +241,13 @@ def verify(
         committed = {call.tool for call in writes}
         values = [spec.answer.value, *spec.answer.choices] if spec.answer is not None else []
         false = contradicted_claims(
-            said, vocabulary, committed, spec.refused, writes_expected=bool(spec.expected_calls), values=values
+            said,
+            vocabulary,
+            committed,
+            spec.refused,
+            writes_expected=bool(spec.expected_calls),
+            values=values,
+            quoted=spec.refused_because,
         )
         components["messages_true"] = not false
         reasons += false[:REASONS_SHOWN]

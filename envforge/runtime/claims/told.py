@@ -73,14 +73,20 @@ def _names_it(sentence: str, names: set[str]) -> bool:
     return any(f" {name} " in lowered for name in names)
 
 
-def _gives_reason(sentence: str, substance: set[str]) -> bool:
-    said = _words(sentence)
+def _gives_reason(sentence: str, substance: set[str], own: set[str]) -> bool:
+    """A reason word or a word of the policy's substance, neither of them a word naming the refused act (`limit` of
+    `update_transfer_limit` gives no reason)."""
+    said = _words(sentence) - own
     return bool(said & REASON_WORDS or said & substance)
+
+
+def _own_words(names: set[str]) -> set[str]:
+    return {word for name in names for word in name.split()}
 
 
 def _substance(because: Collection[str], names: set[str]) -> set[str]:
     """The words of the policies that say what they are about: not grammar, and no word naming the refused act."""
-    own = {word for name in names for word in name.split()}
+    own = _own_words(names)
     return {word for text in because for word in _words(text) if len(word) >= 4} - GRAMMAR_WORDS - own
 
 
@@ -138,6 +144,6 @@ def untold(
         ]
         if not denying:
             reasons.append(f"no message tells the user {action} was not done, as a policy requires")
-        elif not any(_gives_reason(sentence, substance) for sentence in explaining):
+        elif not any(_gives_reason(sentence, substance, _own_words(names)) for sentence in explaining):
             reasons.append(f"no message that says {action} was not done says why (the policy)")
     return reasons

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from envforge.runtime.claims import contradicted_claims
+from envforge.ir.loading import load_blueprint
+from envforge.runtime.claims import contradicted_claims, vocabulary_of
+from tests.conftest import REPO
 from tests.runtime.claims.corpus import vocabulary
 
 RETAIL = vocabulary("retail")
@@ -45,3 +47,15 @@ def test_a_question_answer_may_report_history_in_the_passive_but_not_claim_an_ac
     history = ["Your order W1 was cancelled last week, and the refund was processed; its status is cancelled."]
     assert contradicted_claims(history, RETAIL, committed=(), writes_expected=False) == []
     assert contradicted_claims(["I cancelled it for you."], RETAIL, committed=(), writes_expected=False)
+
+
+def test_a_policy_quoted_word_for_word_claims_none_of_the_acts_it_names() -> None:
+    """`paid` in the quoted rule (a reduced relative the reader takes for a report) is the rule's, not this run's;
+    the same words outside the quote still claim the act."""
+    words = vocabulary_of(load_blueprint(REPO / "blueprints" / "fused" / "clinic_banking.yaml"))
+    rule = "A clinic bill paid from a bank account counts toward the account's daily transfer limit, like any bill payment."
+    message = [f"I could not pay your invoice: {rule}"]
+    refused = {"pay_clinic_invoice_from_bank_account"}
+    assert contradicted_claims(message, words, committed=(), refused=refused)  # the reader's limit, unquoted
+    assert contradicted_claims(message, words, committed=(), refused=refused, quoted=[rule]) == []
+    assert contradicted_claims(["I paid your bill."], words, committed=(), refused=refused, quoted=[rule])

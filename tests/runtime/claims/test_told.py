@@ -110,3 +110,16 @@ def test_a_report_of_another_write_beside_the_denial_is_no_reason_even_in_the_po
         )
         == []
     )
+
+
+def test_a_word_naming_the_refused_act_is_no_reason_even_a_reason_word() -> None:
+    """`limit` is a reason word, and the object of `update_transfer_limit`: saying the act is not saying why."""
+    banking = vocabulary("banking")
+    rule = [
+        "The daily transfer limit can be set up to $5,000 for standard customers; when more is asked, set it to the maximum."
+    ]
+    bare = ["Your card has been unfrozen. I did not update your transfer limit."]
+    [reason] = untold(bare, banking, {"unfreeze_card"}, {"update_transfer_limit"}, rule)
+    assert reason == "no message that says update_transfer_limit was not done says why (the policy)"
+    why = ["Your card has been unfrozen. I did not update your transfer limit: standard customers get at most $5,000."]
+    assert untold(why, banking, {"unfreeze_card"}, {"update_transfer_limit"}, rule) == []

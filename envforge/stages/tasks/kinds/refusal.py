@@ -8,8 +8,9 @@ from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, combinable, joined, merged, told_in_full
 from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted
 
-PAIRINGS = 4
-"""Allowed requests one forbidden request is asked next to, each a task of its own."""
+PAIRINGS = 2
+"""Allowed requests one forbidden request is asked next to, each a task of its own: no forbidden request is
+reused more than twice."""
 
 
 class Refusals(CombiningKind):
@@ -19,7 +20,7 @@ class Refusals(CombiningKind):
         """Each forbidden request beside up to `PAIRINGS` allowed ones, cross-domain pairs first in a fused world."""
         allowed = self.allowed_by_person(drafted)
         drafts = []
-        for forbidden in context.forbidden:
+        for forbidden in _policies_in_turn(context.forbidden):
             assert forbidden.forbidden is not None
             context.paired.update(forbidden.policies)
             paired = 0
@@ -63,6 +64,18 @@ class Refusals(CombiningKind):
             if len(drafts) >= wanted:
                 break
         return drafts
+
+
+def _policies_in_turn(forbidden: list[Draft]) -> list[Draft]:
+    """The forbidden requests, each policy's first before any policy's second, so the refusal tasks reach every
+    policy a request broke before they repeat one."""
+    turns: dict[str, int] = {}
+    ranked = []
+    for index, draft in enumerate(forbidden):
+        policy = draft.policies[0] if draft.policies else ""
+        turns[policy] = turns.get(policy, -1) + 1
+        ranked.append((turns[policy], index, draft))
+    return [draft for _, _, draft in sorted(ranked, key=lambda entry: entry[:2])]
 
 
 def forbid(context: SynthesisContext, draft: Draft, policies: list[str]) -> None:

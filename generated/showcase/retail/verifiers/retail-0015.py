@@ -1,9 +1,8 @@
 """Verifier of task retail-0015 (write).
 
-Good morning, could you help me please? My name is Jennifer Rivera. Please add an address to my
-account. Use New Jessica as the city. The label is work. The postal code is 28568. Use 303
-Haynes Curve Suite 925 as the street. And while you're there, please request a return for the
-Ceramic Mug on my order placed in late January. The reason is damaged.
+Hello, and thanks in advance. This is Jennifer Rivera. Please cancel my order placed in mid
+March. Use other as the reason. I'd also like you to grant me store credit. Use $20.00 as the
+amount.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -20,27 +19,31 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'city': 'New Jessica',
-                                       'customer_id': 'CUS-245347',
-                                       'label': 'work',
-                                       'postal_code': '28568',
-                                       'street': '303 Haynes Curve Suite 925'},
-                         'tool': 'add_address'}],
-     'expected_changes': [{'after': {'city': 'New Jessica',
-                                     'customer_id': 'CUS-245347',
-                                     'label': 'work',
-                                     'postal_code': '28568',
-                                     'street': '303 Haynes Curve Suite 925'},
+    {'expected_calls': [{'arguments': {'order_id': 'ORD-733386', 'reason': 'other'}, 'tool': 'cancel_order'}],
+     'expected_changes': [{'after': {'status': 'cancelled'},
+                           'before': {'status': 'processing'},
+                           'entity': 'order',
+                           'key': 'ORD-733386'},
+                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
+                           'before': {'refunded_total': 0.0, 'status': 'captured'},
+                           'entity': 'payment',
+                           'key': 'PAY-449355'},
+                          {'after': {'amount': 28.96,
+                                     'created_on': '2026-03-16',
+                                     'payment_id': 'PAY-449355',
+                                     'reason': 'order_cancelled'},
                            'before': None,
-                           'entity': 'address',
+                           'entity': 'refund',
                            'key': None}],
-     'footprint': {'inserts': {'address': 1}},
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'order': {'ORD-733386': {'status': 1}},
+                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}}}},
      'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
                   'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
-     'refused': ['request_return'],
-     'refused_because': ['Items can be returned within 30 days of delivery only.'],
+     'refused': ['grant_store_credit'],
+     'refused_because': ['Goodwill store credit is only for silver or gold customers.'],
      'task_id': 'retail-0015'}
 )
 

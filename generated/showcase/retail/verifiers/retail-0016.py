@@ -1,8 +1,8 @@
 """Verifier of task retail-0016 (write).
 
-Good morning, could you help me please? My name is Jennifer Rivera. I was hoping you could
-update my email. One more thing: could you also request a return for the Ceramic Mug from my
-order placed in late January. Use damaged as the reason.
+Hi there, thank you for your help. My name is Jennifer Rivera. I was hoping you could cancel the
+item for my order placed in mid March. And while you're there, please grant me store credit. The
+amount should be $20.00.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,19 +19,41 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'customer_id': 'CUS-245347', 'email': 'bstrickland@example.com'},
-                         'tool': 'update_email'}],
-     'expected_changes': [{'after': {'email': 'bstrickland@example.com'},
-                           'before': {'email': 'cassandrajones@example.net'},
-                           'entity': 'customer',
-                           'key': 'CUS-245347'}],
-     'footprint': {'updates': {'customer': {'CUS-245347': {'email': 1}}}},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
+     'expected_changes': [{'after': {'total': 0.0},
+                           'before': {'total': 28.96},
+                           'entity': 'order',
+                           'key': 'ORD-733386'},
+                          {'after': {'status': 'cancelled'},
+                           'before': {'status': 'ordered'},
+                           'entity': 'order_item',
+                           'key': 'ITM-378586'},
+                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
+                           'before': {'refunded_total': 0.0, 'status': 'captured'},
+                           'entity': 'payment',
+                           'key': 'PAY-449355'},
+                          {'after': {'stock': 106},
+                           'before': {'stock': 104},
+                           'entity': 'product',
+                           'key': 'PRD-295492'},
+                          {'after': {'amount': 28.96,
+                                     'created_on': '2026-03-16',
+                                     'payment_id': 'PAY-449355',
+                                     'reason': 'item_cancelled'},
+                           'before': None,
+                           'entity': 'refund',
+                           'key': None}],
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'order': {'ORD-733386': {'total': 1}},
+                               'order_item': {'ITM-378586': {'status': 1}},
+                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
+                               'product': {'PRD-295492': {'stock': 1}}}},
      'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
                   'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
-     'refused': ['request_return'],
-     'refused_because': ['Items can be returned within 30 days of delivery only.'],
+     'refused': ['grant_store_credit'],
+     'refused_because': ['Goodwill store credit is only for silver or gold customers.'],
      'task_id': 'retail-0016'}
 )
 
