@@ -28,6 +28,7 @@ from envforge.ir.blueprint import (
     EntitySpec,
     FieldSpec,
     InsertEffect,
+    PersonaSpec,
     PolicySpec,
     RelationSpec,
     ValueGenerator,
@@ -158,9 +159,7 @@ class _Namespace:
                 "actions": [self._action(action) for action in self.blueprint.actions],
                 "policies": [self._policy(policy) for policy in self.blueprint.policies],
                 "invariants": [self._invariant(invariant) for invariant in self.blueprint.invariants],
-                "personas": [
-                    persona.model_copy(update={"name": self.name(persona.name)}) for persona in self.blueprint.personas
-                ],
+                "personas": [self._persona(persona) for persona in self.blueprint.personas],
                 "person": self.entities[self.blueprint.person],
             }
         )
@@ -210,6 +209,13 @@ class _Namespace:
             update["entity"] = self.entities[policy.entity]
             update["require"] = rename_names(policy.require, self.rows_named([policy.entity], set()))
         return policy.model_copy(update=update)
+
+    def _persona(self, persona: PersonaSpec) -> PersonaSpec:
+        update: dict[str, Any] = {"name": self.name(persona.name)}
+        if persona.fits is not None:
+            # The condition reads this domain's person row, which the fused world knows by its fused name.
+            update["fits"] = rename_names(persona.fits, self.rows_named([self.blueprint.person], set()))
+        return persona.model_copy(update=update)
 
     def _invariant(self, invariant: Any) -> Any:
         data = invariant.model_dump(mode="json")
