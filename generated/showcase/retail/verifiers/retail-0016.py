@@ -1,8 +1,8 @@
 """Verifier of task retail-0016 (write).
 
-Good morning, could you help me please? My name is Jennifer Rivera. I was hoping you could
-update my email. One more thing: could you also request a return for the Ceramic Mug from my
-order placed in late January. Use damaged as the reason.
+Quick one. My name is Jennifer Rivera. I was hoping you could update my email. One more thing:
+could you also request a return for the Ceramic Mug from my order placed in late January. Use
+damaged as the reason.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -26,10 +26,10 @@ SPEC = VerifierSpec.model_validate(
                            'entity': 'customer',
                            'key': 'CUS-245347'}],
      'footprint': {'updates': {'customer': {'CUS-245347': {'email': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
      'refused': ['request_return'],
      'refused_because': ['Items can be returned within 30 days of delivery only.'],
      'task_id': 'retail-0016'}

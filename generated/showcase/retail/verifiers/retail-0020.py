@@ -1,8 +1,8 @@
 """Verifier of task retail-0020 (write).
 
-Hello. I'm Daniel Martinez, and my phone is 792-907-1243. Please change the quantity of item
-ITM-149081 in my order placed on March 11. Please make the quantity 40. If that's more than the
-rules allow, I'll take what they do allow.
+Quick one. I'm Daniel Martinez. Please change the quantity of the item for my order placed on
+March 14. Please make the quantity 40. If that's more than the rules allow, I'll take what they
+do allow.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,27 +19,26 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-149081', 'quantity': 10}, 'tool': 'change_item_quantity'}],
-     'expected_changes': [{'after': {'total': 1957.93},
-                           'before': {'total': 754.14},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-785687', 'quantity': 10}, 'tool': 'change_item_quantity'}],
+     'expected_changes': [{'after': {'total': 1418.7},
+                           'before': {'total': 283.74},
                            'entity': 'order',
-                           'key': 'ORD-535550'},
+                           'key': 'ORD-407646'},
                           {'after': {'quantity': 10},
-                           'before': {'quantity': 3},
+                           'before': {'quantity': 2},
                            'entity': 'order_item',
-                           'key': 'ITM-149081'},
-                          {'after': {'stock': 94},
-                           'before': {'stock': 101},
+                           'key': 'ITM-785687'},
+                          {'after': {'stock': 21},
+                           'before': {'stock': 29},
                            'entity': 'product',
-                           'key': 'PRD-638385'}],
-     'footprint': {'updates': {'order': {'ORD-535550': {'total': 1}},
-                               'order_item': {'ITM-149081': {'quantity': 1}},
-                               'product': {'PRD-638385': {'stock': 1}}}},
-     'identity': {'credentials': [{'email': 'annhanson@example.com'},
-                                  {'first_name': 'Daniel', 'last_name': 'Martinez', 'phone': '792-907-1243'}],
+                           'key': 'PRD-276155'}],
+     'footprint': {'updates': {'order': {'ORD-407646': {'total': 1}},
+                               'order_item': {'ITM-785687': {'quantity': 1}},
+                               'product': {'PRD-276155': {'stock': 1}}}},
+     'identity': {'credentials': [{'email': 'annhanson@example.com'}],
                   'entity': 'customer',
                   'person': 'CUS-285018',
-                  'stated': ['792-907-1243', 'Daniel', 'Martinez', 'annhanson@example.com']},
+                  'stated': ['Daniel', 'Martinez', 'annhanson@example.com']},
      'refused': ['change_item_quantity'],
      'refused_because': ['No order line may have more than 10 units; when a customer asks for more, set the line '
                          'to 10.'],
