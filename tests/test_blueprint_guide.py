@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from envforge.ir.loading import load_blueprint_text
+from envforge.ir.violations import count_state_violations
+from envforge.stages.ontology.build import build_ontology
+from envforge.stages.state.build import build_state
 from envforge.suite.scaffold import render_blueprint
-from tests.conftest import envforge_cli
+from tests.conftest import REPO, envforge_cli
 from tests.guide_snippets import add_items, guide_snippet, yaml_blocks
 
 
@@ -46,3 +50,24 @@ def test_the_guide_snippet_items_go_at_the_end_of_their_lists() -> None:
     assert add_items(blueprint, snippet) == (
         "entities:\n  - a\n\n  - b\n\n  - c\n\n# next\nrelations:\n  - r\n\n  - s\nactions: []\n"
     )
+
+
+def test_the_guides_ledger_example_is_the_shipped_clinics_invariant_word_for_word() -> None:
+    assert guide_snippet("ledger") in (REPO / "blueprints" / "clinic.yaml").read_text(encoding="utf-8")
+
+
+def test_the_guides_world_invariants_make_a_seed_with_none_of_the_contradictions_it_had_without_them() -> None:
+    start = add_items(render_blueprint("pet_clinic", Path("blueprints/pet_clinic.yaml")), guide_snippet("add-payment"))
+    plain = load_blueprint_text(start, "pet_clinic.yaml")
+    declared = load_blueprint_text(add_items(start, guide_snippet("world-invariants")), "pet_clinic.yaml")
+
+    before, _ = build_state(plain, build_ontology(plain), rows=400, seed=0)
+    after, _ = build_state(declared, build_ontology(declared), rows=400, seed=0)
+
+    broken = {count.id: count.violations for count in count_state_violations(declared, before)}
+    assert broken["completed_booking_was_paid"] > 0 and broken["refunded_booking_is_cancelled"] > 0
+    assert {count.id: count.violations for count in count_state_violations(declared, after)} == {
+        "open_bookings_counts_bookings": 0,
+        "completed_booking_was_paid": 0,
+        "refunded_booking_is_cancelled": 0,
+    }

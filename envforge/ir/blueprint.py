@@ -306,6 +306,11 @@ class PersonaSpec(IRModel):
     knows: list[Identifier] = Field(default_factory=list)
     """Fields of the person entity this user can state (e.g. `email`); they never know internal keys
     unless listed."""
+    fits: Expression | None = None
+    """Who can be this user: a condition on the person's row (under the person entity's name), `today` and
+    `now`, e.g. `years_between(patient.date_of_birth, today) >= 65` or `customer.loyalty_tier != 'standard'`; in a
+    fused blueprint also the same human's linked records (`bank_customer.segment`). Each task's user gets one of
+    the personas whose condition holds for them; a person no persona fits asks no task. Omitted: anyone."""
 
 
 class ComposedDomain(IRModel):

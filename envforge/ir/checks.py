@@ -371,9 +371,13 @@ class Checker(CheckContext):
     def check_personas(self) -> None:
         self.unique([persona.name for persona in self.blueprint.personas], ("personas",), "name", "persona")
         person = self.entities[self.blueprint.person]
+        # A persona's condition reads the person's row and, in a fused world, the same human's other records.
+        scope: Scope = {name: self.entities[name] for name in [person.name, *self.blueprint.linked_persons]}
         for index, persona in enumerate(self.blueprint.personas):
             for known_index, name in enumerate(persona.knows):
                 self.field(person, name, ("personas", index, "knows", known_index))
+            if persona.fits is not None:
+                self.expression(persona.fits, ("personas", index, "fits"), scope, [])
 
     def check_authentication(self) -> None:
         """Each credential names searchable person fields a lookup can take together, not names alone."""

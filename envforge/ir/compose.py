@@ -28,6 +28,7 @@ from envforge.ir.blueprint import (
     EntitySpec,
     FieldSpec,
     InsertEffect,
+    PersonaSpec,
     PolicySpec,
     RelationSpec,
     ValueGenerator,
@@ -158,9 +159,7 @@ class _Namespace:
                 "actions": [self._action(action) for action in self.blueprint.actions],
                 "policies": [self._policy(policy) for policy in self.blueprint.policies],
                 "invariants": [self._invariant(invariant) for invariant in self.blueprint.invariants],
-                "personas": [
-                    persona.model_copy(update={"name": self.name(persona.name)}) for persona in self.blueprint.personas
-                ],
+                "personas": [self._persona(persona) for persona in self.blueprint.personas],
                 "person": self.entities[self.blueprint.person],
             }
         )
@@ -211,19 +210,36 @@ class _Namespace:
             update["require"] = rename_names(policy.require, self.rows_named([policy.entity], set()))
         return policy.model_copy(update=update)
 
+    def _persona(self, persona: PersonaSpec) -> PersonaSpec:
+        update: dict[str, Any] = {"name": self.name(persona.name)}
+        if persona.fits is not None:
+            # The condition reads this domain's person row, which the fused world knows by its fused name.
+            update["fits"] = rename_names(persona.fits, self.rows_named([self.blueprint.person], set()))
+        return persona.model_copy(update=update)
+
+    def relation_child(self, name: str) -> str:
+        return next(relation.child for relation in self.blueprint.relations if relation.name == name)
+
     def _invariant(self, invariant: Any) -> Any:
         data = invariant.model_dump(mode="json")
         seen = [invariant.entity]
         if data.get("over"):
-            relation = next(r for r in self.blueprint.relations if r.name == data["over"])
-            seen.append(relation.child)
+            seen.append(self.relation_child(data["over"]))
             data["over"] = self.name(data["over"])
         aliases = set(data.get("parents", {})) | set(data.get("children", {}))
+        for total in data.get("totals", {}).values():
+            seen += [self.relation_child(name) for name in total["over"].split(".")[1:]]
         names = self.rows_named(seen, aliases)
         data["id"] = self.name(invariant.id)
         data["entity"] = self.entities[invariant.entity]
         if "children" in data:
             data["children"] = {alias: self.name(relation) for alias, relation in data["children"].items()}
+        for total in data.get("totals", {}).values():
+            alias, *relations = total["over"].split(".")
+            total["over"] = ".".join([names.get(alias, alias), *(self.name(relation) for relation in relations)])
+            for key in ("of", "where"):
+                if total.get(key) is not None:
+                    total[key] = rename_names(total[key], names)
         for key, value in data.items():
             if key in ("value", "of", "where", "when", "require") and isinstance(value, str):
                 data[key] = rename_names(value, names)

@@ -9,8 +9,15 @@ import networkx as nx
 from envforge.errors import EnvforgeError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.expressions import compile_expression
-from envforge.ir.invariants import ConditionalValue, DerivedValue, InvariantSpec, StateRule, TemporalOrder
-from envforge.ir.violations import alias_entities
+from envforge.ir.invariant_rows import alias_entities, total_relations
+from envforge.ir.invariants import (
+    ChildCount,
+    ConditionalValue,
+    DerivedValue,
+    InvariantSpec,
+    StateRule,
+    TemporalOrder,
+)
 
 Node = tuple[str, str]
 """(entity, field)."""
@@ -31,15 +38,17 @@ def invariant_reads(blueprint: Blueprint, invariant: InvariantSpec) -> set[Node]
     for path in invariant.parents.values():
         root, _, ref = path.rpartition(".")
         reads.add((entities[root or invariant.entity], ref))
+    sources: list[str | None]
+    followed: list[str] = []
     match invariant:
         case DerivedValue():
             sources = [invariant.value, invariant.of, invariant.where]
+            followed += invariant.children.values()
             if invariant.over is not None:
-                relation = next(r for r in blueprint.relations if r.name == invariant.over)
-                reads.add((relation.child, relation.field))
-            for name in invariant.children.values():
-                relation = next(r for r in blueprint.relations if r.name == name)
-                reads.add((relation.child, relation.field))
+                followed.append(invariant.over)
+        case ChildCount():
+            sources = [invariant.when, invariant.where]
+            followed.append(invariant.over)
         case ConditionalValue():
             sources = [invariant.when]
         case TemporalOrder():
@@ -48,6 +57,12 @@ def invariant_reads(blueprint: Blueprint, invariant: InvariantSpec) -> set[Node]
             sources = [invariant.require]
         case _:
             assert_never(invariant)
+    if isinstance(invariant, DerivedValue | StateRule):
+        for total in invariant.totals.values():
+            sources += [total.of, total.where]
+            followed += total_relations(total)
+    relations = {relation.name: relation for relation in blueprint.relations}
+    reads |= {(relations[name].child, relations[name].field) for name in followed}
     for source in sources:
         if source is None:
             continue

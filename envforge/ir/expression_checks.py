@@ -30,7 +30,12 @@ AGGREGATE_NAMES = frozenset(
 )
 """Names a writer reaches for to aggregate over rows, which an expression never sees."""
 _COMPREHENSIONS = (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)
-_OWNERS = {"policies": ("policy", "id"), "actions": ("action", "name"), "invariants": ("invariant", "id")}
+_OWNERS = {
+    "policies": ("policy", "id"),
+    "actions": ("action", "name"),
+    "invariants": ("invariant", "id"),
+    "personas": ("persona", "name"),
+}
 
 
 class ExpressionChecks:

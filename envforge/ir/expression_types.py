@@ -104,6 +104,7 @@ SIGNATURES: dict[str, Signature] = {
         "coalesce(a, b, ...)", (1, None), [None], "unknown", "like its arguments", "values of one type"
     ),
     "days_between": Signature("days_between(start, end)", (2, 2), [TEXTUAL], "number", "integer", "dates"),
+    "years_between": Signature("years_between(start, end)", (2, 2), [TEXTUAL], "number", "integer", "dates"),
     "add_days": Signature(
         "add_days(day, n)", (2, 2), [TEXTUAL, frozenset({*NUMERIC, "string"})], "date", "date", "a date and a number"
     ),

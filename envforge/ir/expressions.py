@@ -48,6 +48,12 @@ def _days_between(start: Any, end: Any) -> int:
     return (_as_date(end) - _as_date(start)).days
 
 
+def _years_between(start: Any, end: Any) -> int:
+    first, last = _as_date(start), _as_date(end)
+    # Whole years, as an age counts them: a birthday not yet reached this year does not count.
+    return last.year - first.year - ((last.month, last.day) < (first.month, first.day))
+
+
 def _add_days(day: Any, days: Any) -> str:
     return (_as_date(day) + timedelta(days=int(days))).isoformat()
 
@@ -66,6 +72,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "upper": str.upper,
     "coalesce": _coalesce,
     "days_between": _days_between,
+    "years_between": _years_between,
     "add_days": _add_days,
 }
 

@@ -5,17 +5,18 @@ from __future__ import annotations
 from typing import assert_never
 
 from envforge.errors import did_you_mean
-from envforge.ir.blueprint import EntitySpec
+from envforge.ir.blueprint import EntitySpec, FieldSpec
 from envforge.ir.check_context import CheckContext, listed
 from envforge.ir.derivations import DerivationCycleError, derivation_order
 from envforge.ir.expression_checks import CLOCK_NAMES, ExpressionChecks
 from envforge.ir.invariants import (
+    ChildCount,
     ConditionalValue,
     DerivedValue,
     InvariantSpec,
     StateRule,
     TemporalOrder,
-    invariant_field,
+    Total,
 )
 from envforge.ir.locations import Path_
 
@@ -55,26 +56,25 @@ class _InvariantChecker:
     def check(self, invariant: InvariantSpec, path: Path_) -> None:
         entity = self.context.entity(invariant.entity, (*path, "entity"))
         scope = self.parents(invariant, entity, path)
-        field = invariant_field(invariant)
-        key = {DerivedValue: "derive", ConditionalValue: "present", TemporalOrder: "date", StateRule: "seed_by"}
-        where = (*path, key[type(invariant)])
-        self.context.field(entity, field, where)
-        spec = next(spec for spec in entity.fields if spec.name == field)
-        if spec.type == "id":
-            raise self.context.fail(where, f"'{entity.name}.{field}' is the key; name another field")
         match invariant:
             case DerivedValue():
+                self.seeded_field(entity, invariant.derive, (*path, "derive"))
                 self.check_derived(invariant, scope, path)
             case ConditionalValue():
+                where = (*path, "present")
+                spec = self.seeded_field(entity, invariant.present, where)
                 if not spec.nullable:
                     raise self.context.fail(
-                        where, f"'{entity.name}.{field}' is not nullable, so it cannot be empty; add 'nullable: true'"
+                        where,
+                        f"'{entity.name}.{spec.name}' is not nullable, so it cannot be empty; add 'nullable: true'",
                     )
                 self.expressions.expression(invariant.when, (*path, "when"), scope, [])
             case TemporalOrder():
+                where = (*path, "date")
+                spec = self.seeded_field(entity, invariant.date, where)
                 if spec.type not in DATE_TYPES:
                     raise self.context.fail(
-                        where, f"'{entity.name}.{field}' has type '{spec.type}'; name a date or datetime field"
+                        where, f"'{entity.name}.{spec.name}' has type '{spec.type}'; name a date or datetime field"
                     )
                 if not invariant.not_before and not invariant.not_after:
                     raise self.context.fail(path, "a temporal invariant needs 'not_before' or 'not_after'")
@@ -82,18 +82,45 @@ class _InvariantChecker:
                     for index, source in enumerate(getattr(invariant, side)):
                         self.expressions.expression(source, (*path, side, index), scope, [])
             case StateRule():
-                self.expressions.expression(invariant.require, (*path, "require"), scope, [])
+                where = (*path, "seed_by")
+                spec = self.seeded_field(entity, invariant.seed_by, where)
+                rule_scope = self.check_totals(invariant.totals, scope, path)
+                self.expressions.expression(invariant.require, (*path, "require"), rule_scope, [])
                 if invariant.distinct and spec.type != "ref":
                     raise self.context.fail(
-                        (*path, "distinct"), f"'distinct' needs a ref field in 'seed_by'; '{field}' is '{spec.type}'"
+                        (*path, "distinct"),
+                        f"'distinct' needs a ref field in 'seed_by'; '{spec.name}' is '{spec.type}'",
                     )
                 if spec.generator is not None and spec.generator.copy_from is not None:
                     raise self.context.fail(
                         where,
-                        f"'{entity.name}.{field}' is copied from its parent; name the ref field it copies through",
+                        f"'{entity.name}.{spec.name}' is copied from its parent; name the ref field it copies through",
                     )
+            case ChildCount():
+                self.check_count(invariant, entity, scope, path)
             case _:
                 assert_never(invariant)
+
+    def seeded_field(self, entity: EntitySpec, name: str, where: Path_) -> FieldSpec:
+        """The field the state stage sets for an invariant: one of the entity's, and not its key."""
+        self.context.field(entity, name, where)
+        spec = next(spec for spec in entity.fields if spec.name == name)
+        if spec.type == "id":
+            raise self.context.fail(where, f"'{entity.name}.{name}' is the key; name another field")
+        return spec
+
+    def check_count(
+        self, invariant: ChildCount, entity: EntitySpec, scope: dict[str, EntitySpec | None], path: Path_
+    ) -> None:
+        child = self.relation(invariant.over, entity, (*path, "over"), one_to_one=False)
+        if self.relations[invariant.over].cardinality == "one_to_one" and invariant.at_least > 1:
+            raise self.context.fail(
+                (*path, "at_least"), f"relation '{invariant.over}' is one_to_one, so a row has at most one child; say 1"
+            )
+        if invariant.when is not None:
+            self.expressions.expression(invariant.when, (*path, "when"), scope, [])
+        if invariant.where is not None:
+            self.expressions.expression(invariant.where, (*path, "where"), {**scope, child.name: child}, [])
 
     def parents(self, invariant: InvariantSpec, entity: EntitySpec, path: Path_) -> dict[str, EntitySpec | None]:
         scope: dict[str, EntitySpec | None] = {entity.name: entity}
@@ -142,8 +169,11 @@ class _InvariantChecker:
             if alias in scope or alias in CLOCK_NAMES:
                 raise self.context.fail((*path, "children", alias), f"alias '{alias}' is already taken; rename it")
             scope[alias] = self.relation(name, entity, (*path, "children", alias), one_to_one=True)
+        if invariant.totals and invariant.value is None:
+            raise self.context.fail((*path, "totals"), "'totals' are read by 'value'; give 'value'")
         if invariant.value is not None:
-            self.expressions.expression(invariant.value, (*path, "value"), scope, [])
+            value_scope = self.check_totals(invariant.totals, scope, path)
+            self.expressions.expression(invariant.value, (*path, "value"), value_scope, [])
             return
         child = self.relation(invariant.over or "", entity, (*path, "over"), one_to_one=False)
         if invariant.aggregate != "count" and invariant.of is None:
@@ -153,6 +183,36 @@ class _InvariantChecker:
             source = getattr(invariant, key)
             if source is not None:
                 self.expressions.expression(source, (*path, key), child_scope, [])
+
+    def check_totals(
+        self, totals: dict[str, Total], scope: dict[str, EntitySpec | None], path: Path_
+    ) -> dict[str, EntitySpec | None]:
+        """Check each named total; the scope the expression that reads them sees (a total is a value, not a row)."""
+        for name, total in totals.items():
+            where = (*path, "totals", name)
+            if name in scope or name in CLOCK_NAMES or name in self.context.entities:
+                raise self.context.fail(where, f"the total '{name}' is named like a row or the clock; rename it")
+            self.check_total(total, scope, where)
+        return {**scope, **dict.fromkeys(totals)}
+
+    def check_total(self, total: Total, scope: dict[str, EntitySpec | None], path: Path_) -> None:
+        """The total's path starts at a row the invariant sees and follows relations from parent to child."""
+        alias, *names = total.over.split(".")
+        holder = scope.get(alias)
+        if holder is None:
+            rows = [name for name, entity in scope.items() if entity is not None]
+            hint = did_you_mean(alias, rows) or f"; the rows here are {listed(rows)}"
+            raise self.context.fail((*path, "over"), f"'{total.over}' starts at '{alias}', which names no row{hint}")
+        rows_scope = dict(scope)
+        for name in names:
+            holder = self.relation(name, holder, (*path, "over"), one_to_one=False)
+            rows_scope[holder.name] = holder
+        if total.aggregate != "count" and total.of is None:
+            raise self.context.fail(path, f"'aggregate: {total.aggregate}' needs 'of' (what is aggregated)")
+        for key in ("of", "where"):
+            source = getattr(total, key)
+            if source is not None:
+                self.expressions.expression(source, (*path, key), rows_scope, [])
 
 
 def check_invariants(context: CheckContext, expressions: ExpressionChecks) -> None:

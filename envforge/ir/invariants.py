@@ -35,6 +35,27 @@ class _InvariantBase(IRModel):
     row's item and that item's order."""
 
 
+TotalPath = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")]
+"""A row the invariant sees, then the relations followed down from it: `order.order_items`, or
+`patient.patient_appointments.appointment_invoices` for the invoices of the patient's appointments."""
+
+
+class Total(IRModel):
+    """An aggregate over the rows reached down relations from a row the invariant sees, read by name in `value`."""
+
+    aggregate: Aggregate
+    """`sum`, `min` or `max` of `of` over the rows, or `count` of them."""
+    over: TotalPath
+    """Where the rows are: an alias (the invariant's entity name or one of its `parents`), then each relation
+    from parent to child, e.g. `order.order_items`."""
+    of: Expression | None = None
+    """What is aggregated for each row; it sees every row along `over` under its entity name."""
+    where: Expression | None = None
+    """Only rows for which this holds count, e.g. `invoice.status == 'open'`."""
+    empty: Scalar | None = None
+    """The value when no row counts; 0 for sum and count, empty for min and max when left out."""
+
+
 class DerivedValue(_InvariantBase):
     """A field computed from other values: an aggregate over child rows, or an expression over the row.
 
@@ -59,6 +80,10 @@ class DerivedValue(_InvariantBase):
     children: dict[Identifier, Identifier] = Field(default_factory=dict)
     """Aliases for the one child row (or none) of a one_to_one relation whose parent is this entity, for `value`:
     `{return_request: item_returns}`."""
+    totals: dict[Identifier, Total] = Field(default_factory=dict)
+    """Named aggregates `value` reads: `{owed: {aggregate: sum, over: patient.patient_appointments.appointment_invoices,
+    of: invoice.amount - invoice.amount_paid}}` makes `owed` the sum over the invoices of the patient's
+    appointments. They reach the children of parents and grandchildren, which `aggregate` with `over` does not."""
 
 
 class ConditionalValue(_InvariantBase):
@@ -95,6 +120,29 @@ class StateRule(_InvariantBase):
     holds; for any other field, by drawing it again from its generator (a bounded number of times)."""
     distinct: bool = False
     """With a ref `seed_by`: no two rows share a parent (e.g. at most one refund per payment)."""
+    totals: dict[Identifier, Total] = Field(default_factory=dict)
+    """Named aggregates `require` reads, as a derived value's `totals`: `{returns: {aggregate: count, over:
+    order.order_items.item_returns}}`. They are counted when this entity's rows are seeded, over the rows seeded
+    before it as they are then (a field derived later still holds its drawn value); the rule is checked again
+    once everything is derived."""
+
+
+class ChildCount(_InvariantBase):
+    """Every row has at least some child rows through a relation (an order has a line).
+
+    The state stage meets it when the child rows are seeded, by moving children from parents that have more than
+    they need to those that have too few, where every rule of the child still holds after the move.
+    """
+
+    at_least: int = Field(ge=1)
+    """The fewest child rows each row has."""
+    when: Expression | None = None
+    """Only rows for which this holds need the children, e.g. `order.status == 'cancelled'` for the refund of a
+    cancelled order's payment; it sees the row and its `parents`."""
+    over: Identifier
+    """The relation whose parent is this entity; its child rows are counted, each seen under its entity name."""
+    where: Expression | None = None
+    """Only child rows for which this holds count, e.g. `order_item.status != 'cancelled'`."""
 
 
 _TaggedInvariant = (
@@ -102,22 +150,28 @@ _TaggedInvariant = (
     | Annotated[ConditionalValue, Tag("present")]
     | Annotated[TemporalOrder, Tag("date")]
     | Annotated[StateRule, Tag("require")]
+    | Annotated[ChildCount, Tag("at_least")]
 )
 
 INVARIANT_KINDS: tuple[str, ...] = tag_keys(_TaggedInvariant)
-"""The keys that name an invariant's kind (`derive`, `present`, `date`, `require`), in the union's order."""
+"""The keys that name an invariant's kind (`derive`, `present`, `date`, `require`, `at_least`), in the union's
+order."""
 
 
 InvariantSpec = Annotated[
     _TaggedInvariant,
     key_discriminator(INVARIANT_KINDS, "invariant"),
 ]
-"""One declared seed invariant; its kind is named by the key `derive`, `present`, `date` or `require`."""
+"""One declared seed invariant; its kind is named by the key `derive`, `present`, `date`, `require` or
+`at_least`."""
 
 
-def invariant_field(invariant: InvariantSpec) -> str:
-    """The field of the invariant's entity that the state stage sets to satisfy it."""
+def invariant_field(invariant: InvariantSpec) -> str | None:
+    """The field of the invariant's entity that the state stage sets to satisfy it; None for a child count, which
+    moves child rows instead."""
     match invariant:
+        case ChildCount():
+            return None
         case DerivedValue():
             return invariant.derive
         case ConditionalValue():

@@ -26,7 +26,7 @@ Expression = Annotated[str, Field(min_length=1, max_length=500, json_schema_extr
 Names: a bound row alias (`order.status`), `args.<param>`, `now` (the environment clock as an
 ISO datetime) and `today` (its date). Operators: arithmetic, comparisons, `and`/`or`/`not`,
 `in (...)`, `is None`. Functions: round, min, max, abs, lower, upper, len, coalesce,
-days_between(a, b), add_days(date, n).
+days_between(a, b), years_between(a, b), add_days(date, n).
 """
 
 Scalar = str | int | float | bool

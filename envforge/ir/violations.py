@@ -8,16 +8,24 @@ state as easily as rows still being seeded.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, assert_never
 
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
-from envforge.ir.invariants import ConditionalValue, DerivedValue, InvariantSpec, StateRule, TemporalOrder
+from envforge.ir.invariant_rows import Row, World, total_relations
+from envforge.ir.invariants import (
+    ChildCount,
+    ConditionalValue,
+    DerivedValue,
+    InvariantSpec,
+    StateRule,
+    TemporalOrder,
+    Total,
+)
 from envforge.ir.tables import key_field
 
-Row = dict[str, Any]
 MONEY_TOLERANCE = 0.005
 """Derived amounts are equal when they differ by less than half a cent (floating-point sums)."""
 
@@ -62,81 +70,14 @@ def aggregate(kind: str, values: list[Any], empty: Any) -> Any:
     return min(values) if kind == "min" else max(values)
 
 
-def alias_entities(blueprint: Blueprint, invariant: InvariantSpec) -> dict[str, str]:
-    """Alias -> entity of every row an invariant's expressions see (for a checked blueprint)."""
-    parent_of = {(r.child, r.field): r.parent for r in blueprint.relations}
-    children = {r.name: r.child for r in blueprint.relations}
-    entities = {invariant.entity: invariant.entity}
-    for alias, path in invariant.parents.items():
-        root, _, ref = path.rpartition(".")
-        entities[alias] = parent_of[(entities[root or invariant.entity], ref)]
-    if isinstance(invariant, DerivedValue):
-        for alias, relation in invariant.children.items():
-            entities[alias] = children[relation]
-        if invariant.over is not None:
-            entities[children[invariant.over]] = children[invariant.over]
-    return entities
+@dataclass(frozen=True)
+class CompiledTotal:
+    """A named total of a derived value, its expressions compiled once."""
 
-
-class World:
-    """Rows per entity, with the lookups invariants need: rows by key, children by parent."""
-
-    def __init__(self, blueprint: Blueprint, tables: Mapping[str, list[Row]]) -> None:
-        self.blueprint = blueprint
-        self.tables = tables
-        self.keys = {entity.name: key_field(entity).name for entity in blueprint.entities}
-        self.relations = {relation.name: relation for relation in blueprint.relations}
-        self.clock = {"today": blueprint.clock.date().isoformat(), "now": blueprint.clock.isoformat()}
-        self._by_key: dict[str, dict[Any, Row]] = {}
-        self._children: dict[str, dict[Any, list[Row]]] = {}
-        self._plans: dict[str, list[tuple[str, str, str, str]]] = {}
-
-    def row(self, entity: str, key: Any) -> Row | None:
-        index = self._by_key.get(entity)
-        if index is None or len(index) != len(self.tables.get(entity, ())):
-            key_name = self.keys[entity]
-            index = {row[key_name]: row for row in self.tables.get(entity, ())}
-            self._by_key[entity] = index
-        return index.get(key)
-
-    def children(self, relation_name: str, parent_key: Any) -> list[Row]:
-        index = self._children.get(relation_name)
-        if index is None:
-            relation = self.relations[relation_name]
-            index = {}
-            for child in self.tables.get(relation.child, ()):
-                index.setdefault(child[relation.field], []).append(child)
-            self._children[relation_name] = index
-        return index.get(parent_key, [])
-
-    def forget_children(self) -> None:
-        """Drop the child indexes (after ref fields changed)."""
-        self._children.clear()
-
-    def _plan(self, invariant: InvariantSpec) -> list[tuple[str, str, str, str]]:
-        """(alias, holder alias, ref field, parent entity) for each of the invariant's parents, in order."""
-        plan = self._plans.get(invariant.id)
-        if plan is None:
-            entities = alias_entities(self.blueprint, invariant)
-            plan = []
-            for alias, path in invariant.parents.items():
-                root, _, ref = path.rpartition(".")
-                plan.append((alias, root or invariant.entity, ref, entities[alias]))
-            self._plans[invariant.id] = plan
-        return plan
-
-    def scope(self, invariant: InvariantSpec, row: Row) -> dict[str, Any]:
-        """The names an invariant's expressions read for `row`."""
-        scope: dict[str, Any] = {**self.clock, invariant.entity: row}
-        for alias, root, ref, parent_entity in self._plan(invariant):
-            holder = scope[root]
-            scope[alias] = None if holder is None else self.row(parent_entity, holder.get(ref))
-        if isinstance(invariant, DerivedValue):
-            key = row[self.keys[invariant.entity]]
-            for alias, relation in invariant.children.items():
-                found = self.children(relation, key)
-                scope[alias] = found[0] if found else None
-        return scope
+    name: str
+    total: Total
+    of: CompiledExpression | None
+    where: CompiledExpression | None
 
 
 @dataclass(frozen=True)
@@ -149,6 +90,17 @@ class Compiled:
     where: CompiledExpression | None = None
     not_before: tuple[CompiledExpression, ...] = ()
     not_after: tuple[CompiledExpression, ...] = ()
+    totals: tuple[CompiledTotal, ...] = ()
+
+
+def _compiled(source: str | None) -> CompiledExpression | None:
+    return None if source is None else compile_expression(source)
+
+
+def _compiled_totals(totals: dict[str, Total]) -> tuple[CompiledTotal, ...]:
+    return tuple(
+        CompiledTotal(name, total, _compiled(total.of), _compiled(total.where)) for name, total in totals.items()
+    )
 
 
 def compile_invariant(invariant: InvariantSpec) -> Compiled:
@@ -156,10 +108,13 @@ def compile_invariant(invariant: InvariantSpec) -> Compiled:
         case DerivedValue():
             return Compiled(
                 invariant,
-                None if invariant.value is None else compile_expression(invariant.value),
-                None if invariant.of is None else compile_expression(invariant.of),
-                None if invariant.where is None else compile_expression(invariant.where),
+                _compiled(invariant.value),
+                _compiled(invariant.of),
+                _compiled(invariant.where),
+                totals=_compiled_totals(invariant.totals),
             )
+        case ChildCount():
+            return Compiled(invariant, _compiled(invariant.when), where=_compiled(invariant.where))
         case ConditionalValue():
             return Compiled(invariant, compile_expression(invariant.when))
         case TemporalOrder():
@@ -170,9 +125,49 @@ def compile_invariant(invariant: InvariantSpec) -> Compiled:
                 not_after=tuple(compile_expression(source) for source in invariant.not_after),
             )
         case StateRule():
-            return Compiled(invariant, compile_expression(invariant.require))
+            return Compiled(
+                invariant,
+                compile_expression(invariant.require),
+                totals=_compiled_totals(invariant.totals),
+            )
         case _:
             assert_never(invariant)
+
+
+def _descend(world: World, relations: list[str], row: Row, scope: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A scope per row reached down `relations` from `row`, each row along the way under its entity name."""
+    relation = world.relations[relations[0]]
+    for child in world.children(relation.name, row[world.keys[relation.parent]]):
+        child_scope = {**scope, relation.child: child}
+        if len(relations) == 1:
+            yield child_scope
+        else:
+            yield from _descend(world, relations[1:], child, child_scope)
+
+
+def _children_counted(
+    world: World, relations: list[str], row: Row | None, scope: dict[str, Any], where: CompiledExpression | None
+) -> list[dict[str, Any]]:
+    """The scopes of the rows reached down `relations` from `row` for which `where` holds."""
+    if row is None:
+        return []
+    return [found for found in _descend(world, relations, row, scope) if where is None or where(found)]
+
+
+def total_value(compiled: CompiledTotal, world: World, scope: dict[str, Any]) -> Any:
+    """A derived value's named total, for the row whose scope is `scope`."""
+    alias = compiled.total.over.split(".")[0]
+    rows = _children_counted(world, total_relations(compiled.total), scope[alias], scope, compiled.where)
+    values = [compiled.of(found) if compiled.of is not None else found for found in rows]
+    return aggregate(compiled.total.aggregate, values, compiled.total.empty)
+
+
+def full_scope(compiled: Compiled, world: World, row: Row) -> dict[str, Any]:
+    """The names an invariant's main expression reads for `row`: its rows, the clock and its totals."""
+    scope = world.scope(compiled.invariant, row)
+    for total in compiled.totals:
+        scope[total.name] = total_value(total, world, scope)
+    return scope
 
 
 def derived_value(compiled: Compiled, world: World, row: Row) -> Any:
@@ -180,18 +175,37 @@ def derived_value(compiled: Compiled, world: World, row: Row) -> Any:
     invariant = compiled.invariant
     if not isinstance(invariant, DerivedValue):
         raise TypeError(invariant.id)
-    scope = world.scope(invariant, row)
+    scope = full_scope(compiled, world, row)
     if compiled.main is not None:
         return compiled.main(scope)
     if invariant.over is None or invariant.aggregate is None:
         raise TypeError(invariant.id)
-    child_entity = world.relations[invariant.over].child
-    values = []
-    for child in world.children(invariant.over, row[world.keys[invariant.entity]]):
-        child_scope = {**scope, child_entity: child}
-        if compiled.where is None or compiled.where(child_scope):
-            values.append(compiled.of(child_scope) if compiled.of is not None else child)
+    counted = _children_counted(world, [invariant.over], row, scope, compiled.where)
+    values = [compiled.of(found) if compiled.of is not None else found for found in counted]
     return aggregate(invariant.aggregate, values, invariant.empty)
+
+
+def children_needed(compiled: Compiled, world: World, row: Row) -> int:
+    """How many children a child count asks of `row`: its `at_least`, or none where its `when` does not hold."""
+    invariant = compiled.invariant
+    if not isinstance(invariant, ChildCount):
+        raise TypeError(invariant.id)
+    if compiled.main is None:
+        return invariant.at_least
+    try:
+        needed = bool(compiled.main(world.scope(invariant, row)))
+    except ExpressionError:
+        # A row its condition cannot be read on is held to the count, so a state that cannot say why is flagged.
+        needed = True
+    return invariant.at_least if needed else 0
+
+
+def child_count(compiled: Compiled, world: World, row: Row) -> int:
+    """How many children of `row` a child count counts."""
+    invariant = compiled.invariant
+    if not isinstance(invariant, ChildCount):
+        raise TypeError(invariant.id)
+    return len(_children_counted(world, [invariant.over], row, world.scope(invariant, row), compiled.where))
 
 
 def _bound(bound: CompiledExpression, scope: Mapping[str, Any]) -> Any:
@@ -245,7 +259,9 @@ def _holds(compiled: Compiled, world: World, row: Row) -> bool:
             return (low is None or date_order(value, low) >= 0) and (high is None or date_order(value, high) <= 0)
         case StateRule():
             rule = compiled.main
-            return rule is not None and bool(rule(world.scope(invariant, row)))
+            return rule is not None and bool(rule(full_scope(compiled, world, row)))
+        case ChildCount():
+            return child_count(compiled, world, row) >= children_needed(compiled, world, row)
         case _:
             assert_never(invariant)
 

@@ -289,7 +289,7 @@ def test_an_unknown_expression_function_suggests_the_closest_function(tmp_path: 
         (
             "clamp(args.quantity) <= 10",
             "unknown function 'clamp' in 'clamp(args.quantity) <= 10'; the functions are abs, add_days, coalesce, "
-            "days_between, len, lower, max, min, round, upper",
+            "days_between, len, lower, max, min, round, upper, years_between",
         ),
     ],
     ids=["aggregate-function", "child-rows", "no-close-function"],

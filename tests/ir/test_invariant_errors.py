@@ -14,22 +14,22 @@ def test_a_derived_field_the_entity_lacks_suggests_the_field(tmp_path: Path) -> 
     text = edit("    derive: total\n", "    derive: totl\n")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "derive: totl")
-    assert error.path == "invariants[6].derive"
+    assert error.path == "invariants[7].derive"
     assert error.detail == "entity 'order' has no field 'totl'; did you mean 'total'?"
 
 
 def test_an_aggregate_over_an_unknown_relation_suggests_the_relation(tmp_path: Path) -> None:
-    text = edit("    over: order_items\n", "    over: order_item\n")
+    text = edit("    aggregate: sum\n    over: order_items\n", "    aggregate: sum\n    over: order_item\n")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "over: order_item\n")
-    assert error.path == "invariants[6].over"
+    assert error.path == "invariants[7].over"
     assert error.detail == "unknown relation 'order_item'; did you mean 'order_items'?"
 
 
 def test_an_aggregate_over_a_relation_of_another_parent_names_the_relations_it_may_use(tmp_path: Path) -> None:
-    text = edit("    over: order_items\n", "    over: payment_refunds\n")
+    text = edit("    aggregate: sum\n    over: order_items\n", "    aggregate: sum\n    over: payment_refunds\n")
     error = load_error(tmp_path, text)
-    assert error.path == "invariants[6].over"
+    assert error.path == "invariants[7].over"
     assert error.detail == (
         "relation 'payment_refunds' has parent 'payment', not 'order'; relations with parent 'order': "
         "order_items, order_payment"
@@ -45,13 +45,10 @@ def test_a_parent_through_an_unknown_alias_suggests_the_alias(tmp_path: Path) ->
 
 
 def test_an_invariant_on_an_unknown_entity_suggests_the_entity(tmp_path: Path) -> None:
-    text = edit(
-        "other refunds are for single items.\n    entity: refund\n",
-        "other refunds are for single items.\n    entity: refnd\n",
-    )
+    text = edit("else goodwill.\n    entity: refund\n", "else goodwill.\n    entity: refnd\n")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "entity: refnd")
-    assert error.path == "invariants[8].entity"
+    assert error.path == "invariants[11].entity"
     assert error.detail == "unknown entity 'refnd'; did you mean 'refund'?"
 
 
@@ -92,3 +89,41 @@ def test_derived_values_that_read_each_other_fail_naming_the_cycle(tmp_path: Pat
     assert error.detail.startswith("derived values read each other in a cycle (")
     assert "payment.refunded_total -> refund.amount" in error.detail
     assert error.detail.endswith("; derive one of them from other fields")
+
+
+REFUND_LINES = "lines: {aggregate: sum, over: order.order_items,"
+
+
+def test_a_total_that_starts_at_no_row_suggests_the_row(tmp_path: Path) -> None:
+    text = edit(REFUND_LINES, REFUND_LINES.replace("order.order_items", "ordr.order_items"))
+    error = load_error(tmp_path, text)
+    assert error.line == line_of(text, "ordr.order_items")
+    assert error.path == "invariants[12].totals.lines.over"
+    assert error.detail == "'ordr.order_items' starts at 'ordr', which names no row; did you mean 'order'?"
+
+
+def test_a_total_down_a_relation_of_another_parent_names_the_relations_it_may_follow(tmp_path: Path) -> None:
+    text = edit(REFUND_LINES, REFUND_LINES.replace("order.order_items", "order.payment_refunds"))
+    error = load_error(tmp_path, text)
+    assert error.path == "invariants[12].totals.lines.over"
+    assert error.detail == (
+        "relation 'payment_refunds' has parent 'payment', not 'order'; relations with parent 'order': "
+        "order_items, order_payment"
+    )
+
+
+def test_a_total_named_like_a_row_says_to_rename_it(tmp_path: Path) -> None:
+    text = edit("      lines: {aggregate: sum", "      payment: {aggregate: sum")
+    error = load_error(tmp_path, text)
+    assert error.path == "invariants[12].totals.payment"
+    assert error.detail == "the total 'payment' is named like a row or the clock; rename it"
+
+
+def test_a_child_count_above_one_over_a_one_to_one_relation_says_one(tmp_path: Path) -> None:
+    text = edit(
+        "    at_least: 1\n    over: order_items\n    where: \"order_item.status != 'cancelled'\"\n",
+        "    at_least: 2\n    over: order_payment\n",
+    )
+    error = load_error(tmp_path, text)
+    assert error.path == "invariants[8].at_least"
+    assert error.detail == "relation 'order_payment' is one_to_one, so a row has at most one child; say 1"

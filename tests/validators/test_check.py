@@ -245,17 +245,23 @@ def test_a_state_whose_order_total_was_edited_fails_the_invariant_check_naming_t
 ) -> None:
     package = copy_package(retail_package, tmp_path)
     with sqlite3.connect(package / "state.sqlite") as connection:
-        order = connection.execute('SELECT order_id FROM "order" ORDER BY order_id').fetchone()[0]
+        # An order nothing was refunded on: its payment, which captured the total, is then the only other row off.
+        order, payment = connection.execute(
+            'SELECT order_id, payment_id FROM "order" JOIN payment USING (order_id) WHERE payment_id NOT IN '
+            "(SELECT payment_id FROM refund) ORDER BY order_id"
+        ).fetchone()
         connection.execute('UPDATE "order" SET total = total + 10 WHERE order_id = ?', (order,))
     connection.close()
 
     with pytest.raises(ConformanceError) as info:
         check_seed_invariants(load_package(open_for_check(package), sample=None))
 
-    assert info.value.summary == "1 of 13 seed invariants are violated"
+    assert info.value.summary == "2 of 17 seed invariants are violated"
     assert info.value.problems == (
         f"order_total_is_sum_of_lines: 1 order row breaks it (e.g. {order}): An order's total is the sum of unit "
         "price times quantity over its lines that are not cancelled.",
+        f"payment_is_what_the_lines_cost: 1 payment row breaks it (e.g. {payment}): A payment captured the order's "
+        "total, plus the price of the lines cancelled and refunded since.",
     )
 
 

@@ -16,7 +16,9 @@ from envforge.errors import BlueprintError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.derivations import DerivationCycleError, derivation_order, invariant_reads
 from envforge.ir.expressions import ExpressionError
+from envforge.ir.invariant_rows import Row, World
 from envforge.ir.invariants import (
+    ChildCount,
     ConditionalValue,
     DerivedValue,
     InvariantSpec,
@@ -26,8 +28,6 @@ from envforge.ir.invariants import (
 )
 from envforge.ir.violations import (
     Compiled,
-    Row,
-    World,
     compile_invariant,
     date_bounds,
     date_order,
@@ -35,6 +35,7 @@ from envforge.ir.violations import (
     holds,
     violating_rows,
 )
+from envforge.stages.state.counts import ChildMover
 
 RULE_DRAWS = 200
 """Draws of a rule's `seed_by` field per row before the rule is declared unsatisfiable."""
@@ -56,23 +57,30 @@ class Satisfier:
         self.fields = {(e.name, f.name): f for e in blueprint.entities for f in e.fields}
 
     def satisfy_rows(self, entity: str, rows: list[Row], copy: Callable[[Row], None]) -> None:
-        """Meet every row-level invariant of `entity`, in declaration order; `copy` refreshes a row's copies."""
+        """Meet every row-level invariant of `entity`, in declaration order, then the child counts of its parents
+        that count its rows; `copy` refreshes a row's copies."""
         for invariant in self.blueprint.invariants:
-            if invariant.entity != entity or isinstance(invariant, DerivedValue):
+            if invariant.entity != entity:
                 continue
-            compiled = compile_invariant(invariant)
             match invariant:
                 case StateRule():
                     if (entity, invariant.seed_by) in self.relations:
-                        self.choose_parents(compiled, invariant, rows, copy)
+                        self.choose_parents(compile_invariant(invariant), invariant, rows, copy)
                     else:
-                        self.redraw(compiled, invariant, rows)
+                        self.redraw(compile_invariant(invariant), invariant, rows)
                 case ConditionalValue():
-                    self.fill_conditional(compiled, invariant, rows)
+                    self.fill_conditional(compile_invariant(invariant), invariant, rows)
                 case TemporalOrder():
-                    self.bound_dates(compiled, invariant, rows)
+                    self.bound_dates(compile_invariant(invariant), invariant, rows)
+                case DerivedValue() | ChildCount():
+                    # Derived once every row exists; a child count is met when the children are seeded.
+                    continue
                 case _:
                     assert_never(invariant)
+        for invariant in self.blueprint.invariants:
+            if isinstance(invariant, ChildCount) and self.world.relations[invariant.over].child == entity:
+                rng = self.stream(invariant.entity, invariant.over, "invariant", invariant.id)
+                ChildMover(self.blueprint, self.world, rng, invariant, copy).run()
 
     def key(self, invariant: Any, row: Row) -> Any:
         return row[self.world.keys[invariant.entity]]
@@ -131,10 +139,8 @@ class Satisfier:
     def redraw(self, compiled: Compiled, rule: StateRule, rows: list[Row]) -> None:
         draw = self.make(rule.entity, rule.seed_by, f"invariant:{rule.id}")
         for row in rows:
-            # The scope holds the row itself, so one scope serves every draw of the row's own field.
-            scope = self.world.scope(rule, row)
             for _ in range(RULE_DRAWS):
-                if _true(compiled, scope):
+                if holds(compiled, self.world, row):
                     break
                 row[rule.seed_by] = draw()
             else:
@@ -247,7 +253,12 @@ class Satisfier:
         later: set[tuple[str, str]] = set()
         suspects: list[InvariantSpec] = []
         for invariant in reversed(self.blueprint.invariants):
-            target = (invariant.entity, invariant_field(invariant))
+            field = invariant_field(invariant)
+            if field is None:
+                # A child count is met before the fields its `where` reads are derived, so it is always counted.
+                suspects.append(invariant)
+                continue
+            target = (invariant.entity, field)
             reads = invariant_reads(self.blueprint, invariant)
             if isinstance(invariant, DerivedValue):
                 if target in reads:
@@ -265,10 +276,3 @@ class Satisfier:
                     f"(e.g. {self.key(invariant, rows[0])}); an invariant declared after it or a derived value changes "
                     "what it reads: declare the invariants that set a field before those that read it"
                 )
-
-
-def _true(compiled: Compiled, scope: dict[str, Any]) -> bool:
-    try:
-        return compiled.main is not None and bool(compiled.main(scope))
-    except ExpressionError:
-        return False

@@ -15,8 +15,8 @@ from envforge.errors import BlueprintError
 from envforge.fakedata import faker_method_for
 from envforge.hashing import hash_json
 from envforge.ir.blueprint import Blueprint, FieldSpec, ValueGenerator
+from envforge.ir.invariant_rows import World
 from envforge.ir.ontology import Ontology, OntologyEntity
-from envforge.ir.violations import World
 from envforge.stages.state.satisfy import Satisfier
 
 Row = dict[str, Any]

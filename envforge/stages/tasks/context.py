@@ -18,10 +18,9 @@ from envforge.ir.toolspec import ToolGraph
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.stages.tasks.drafts import Draft
+from envforge.stages.tasks.personas import PersonaCast
 from envforge.stages.tasks.phrasing import Phraser
 from envforge.stages.tasks.world import World
-
-DEFAULT_PERSONA = PersonaSpec(name="customer", description="A regular user.", traits=[], knows=[])
 
 
 class SynthesisContext:
@@ -47,10 +46,12 @@ class SynthesisContext:
         self.seed = seed
         self.faker = Faker("en_US")
         self.faker.seed_instance(hash_json([seed, "tasks"]))
-        self.personas = blueprint.personas or [DEFAULT_PERSONA]
-        self.persons = sorted(self.world.rows[ontology.person])
-        """The users, in a seeded order: the first few are asked for writes, all of them questions."""
-        random.Random(hash_json([seed, "persons"])).shuffle(self.persons)
+        self.cast = PersonaCast(blueprint, self.world.rows, seed)
+        persons = sorted(self.world.rows[ontology.person])
+        random.Random(hash_json([seed, "persons"])).shuffle(persons)
+        self.persons = self.cast.players(persons)
+        """The users some persona fits, in a seeded order: the first few are asked for writes, all of them
+        questions."""
         self.accumulative = {action.name for action in blueprint.actions if action.accumulative}
         self.failures: dict[str, Counter[str]] = {action.name: Counter() for action in blueprint.actions}
         """Why attempts at each action failed: the report's reason for an action no task reaches."""
@@ -70,7 +71,7 @@ class SynthesisContext:
         return random.Random(hash_json([self.seed, *parts]))
 
     def persona_of(self, person: str) -> PersonaSpec:
-        return self.personas[int(hash_json([self.seed, person])[:8], 16) % len(self.personas)]
+        return self.cast.persona_of(person)
 
     def run(self, calls: list[ToolCall], person: str) -> tuple[bool, list[dict[str, Any]]]:
         """Play `calls` from the template, acting for `person`; stops at the first refused call."""

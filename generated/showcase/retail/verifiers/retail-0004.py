@@ -1,6 +1,6 @@
 """Verifier of task retail-0004 (read).
 
-Quick one. My name is Heather Stephens. Quick question, what is the label of my address?
+Hello. My name is Heather Stephens. Quick question, what is the label of my address?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -68,14 +68,17 @@ SPEC = VerifierSpec.model_validate(
                             'silver',
                             'standard',
                             'wrong item'],
-                'stated': ['Heather', 'Stephens', 'csmith@example.com'],
+                'stated': ['+1-499-267-5832x907', 'Heather', 'Stephens', 'csmith@example.com'],
                 'type': 'enum',
                 'value': 'work'},
      'expected_changes': [],
-     'identity': {'credentials': [{'email': 'csmith@example.com'}],
+     'identity': {'credentials': [{'email': 'csmith@example.com'},
+                                  {'first_name': 'Heather',
+                                   'last_name': 'Stephens',
+                                   'phone': '+1-499-267-5832x907'}],
                   'entity': 'customer',
                   'person': 'CUS-100725',
-                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
+                  'stated': ['+1-499-267-5832x907', 'Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0004'}
 )
 

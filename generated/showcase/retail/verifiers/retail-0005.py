@@ -1,6 +1,6 @@
 """Verifier of task retail-0005 (write).
 
-Quick one. This is Heather Stephens, and my email is csmith@example.com. Please grant me store
+Hello. This is Heather Stephens, and my phone is +1-499-267-5832x907. Please grant me store
 credit. Use $500.00 as the amount. If you can't do exactly that, I'm fine with whatever the
 policy permits.
 
@@ -25,10 +25,13 @@ SPEC = VerifierSpec.model_validate(
                            'entity': 'customer',
                            'key': 'CUS-100725'}],
      'footprint': {'updates': {'customer': {'CUS-100725': {'store_credit': 1}}}},
-     'identity': {'credentials': [{'email': 'csmith@example.com'}],
+     'identity': {'credentials': [{'email': 'csmith@example.com'},
+                                  {'first_name': 'Heather',
+                                   'last_name': 'Stephens',
+                                   'phone': '+1-499-267-5832x907'}],
                   'entity': 'customer',
                   'person': 'CUS-100725',
-                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
+                  'stated': ['+1-499-267-5832x907', 'Heather', 'Stephens', 'csmith@example.com']},
      'refused': ['grant_store_credit'],
      'refused_because': ['Goodwill store credit is at most $50 per grant; when a customer asks for more, grant '
                          '$50.'],

@@ -1,8 +1,8 @@
 """Verifier of task retail-0008 (read).
 
 Hi there, thank you for your help. I'm Casey Morrison, and my phone is 001-851-747-6565x23891.
-Can you look this up for me? What day was the return request for the returned item on my order
-placed on 19 February created?
+Can you look this up for me? What day was the return request for the return requested item on my
+order placed on 19 February created?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,7 +19,7 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'competitors': ['2026-02-14', '2026-02-18', '2026-02-23', '2026-02-27', '2026-03-08'],
+    {'answer': {'competitors': ['2026-02-14', '2026-02-23', '2026-02-27', '2026-03-08'],
                 'field': 'return_request.created_on',
                 'key': 'RET-300168',
                 'records': ['001-851-747-6565x23891',
@@ -102,7 +102,12 @@ SPEC = VerifierSpec.model_validate(
                             'standard',
                             'work',
                             'wrong item'],
-                'stated': ['001-851-747-6565x23891', '2026-02-19', 'Casey', 'Morrison', 'returned'],
+                'stated': ['001-851-747-6565x23891',
+                           '2026-02-19',
+                           'Casey',
+                           'Morrison',
+                           'return requested',
+                           'return_requested'],
                 'type': 'date',
                 'value': '2026-03-10'},
      'expected_changes': [],

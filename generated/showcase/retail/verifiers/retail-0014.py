@@ -1,7 +1,7 @@
 """Verifier of task retail-0014 (write).
 
-Good morning, could you help me please? I'm Jennifer Rivera, and my phone is (512)395-6932. I'd
-like you to update the shipping address of my order placed in mid March, using my address.
+Quick one. I'm Jennifer Rivera, and my email is cassandrajones@example.net. I'd like you to
+update the shipping address of my order placed in mid March, using my address.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -31,10 +31,10 @@ SPEC = VerifierSpec.model_validate(
      'footprint': {'updates': {'order': {'ORD-733386': {'ship_city': 1,
                                                         'ship_postal_code': 1,
                                                         'ship_street': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
      'task_id': 'retail-0014'}
 )
 

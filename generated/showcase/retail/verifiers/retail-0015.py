@@ -1,8 +1,7 @@
 """Verifier of task retail-0015 (write).
 
-Hello, and thanks in advance. This is Jennifer Rivera. Please cancel my order placed in mid
-March. Use other as the reason. I'd also like you to grant me store credit. Use $20.00 as the
-amount.
+Hi. This is Jennifer Rivera. Please cancel my order placed in mid March. Use other as the
+reason. I'd also like you to grant me store credit. Use $20.00 as the amount.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -38,10 +37,10 @@ SPEC = VerifierSpec.model_validate(
      'footprint': {'inserts': {'refund': 1},
                    'updates': {'order': {'ORD-733386': {'status': 1}},
                                'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
      'refused': ['grant_store_credit'],
      'refused_because': ['Goodwill store credit is only for silver or gold customers.'],
      'task_id': 'retail-0015'}

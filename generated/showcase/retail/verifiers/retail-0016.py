@@ -1,8 +1,8 @@
 """Verifier of task retail-0016 (write).
 
-Hi there, thank you for your help. My name is Jennifer Rivera. I was hoping you could cancel the
-item for my order placed in mid March. And while you're there, please grant me store credit. The
-amount should be $20.00.
+Need help. My name is Jennifer Rivera. I was hoping you could cancel the item for my order
+placed in mid March. And while you're there, please grant me store credit. The amount should be
+$20.00.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -48,10 +48,10 @@ SPEC = VerifierSpec.model_validate(
                                'order_item': {'ITM-378586': {'status': 1}},
                                'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
                                'product': {'PRD-295492': {'stock': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
      'refused': ['grant_store_credit'],
      'refused_because': ['Goodwill store credit is only for silver or gold customers.'],
      'task_id': 'retail-0016'}

@@ -1,6 +1,6 @@
 """Verifier of task retail-0017 (write).
 
-Hi. I'm Heather Stephens, and my email is csmith@example.com. Could you add an address to my
+I'm Heather Stephens, and my phone is +1-499-267-5832x907. Could you add an address to my
 account for me?
 
 A run passes when, judged from what its session logged:
@@ -33,10 +33,13 @@ SPEC = VerifierSpec.model_validate(
                            'entity': 'address',
                            'key': None}],
      'footprint': {'inserts': {'address': 1}},
-     'identity': {'credentials': [{'email': 'csmith@example.com'}],
+     'identity': {'credentials': [{'email': 'csmith@example.com'},
+                                  {'first_name': 'Heather',
+                                   'last_name': 'Stephens',
+                                   'phone': '+1-499-267-5832x907'}],
                   'entity': 'customer',
                   'person': 'CUS-100725',
-                  'stated': ['Heather', 'Stephens', 'csmith@example.com']},
+                  'stated': ['+1-499-267-5832x907', 'Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0017'}
 )
 

@@ -1,7 +1,7 @@
 """Verifier of task retail-0019 (read).
 
-Hello, and thanks in advance. This is Elizabeth Davis. Could you check something for me? What
-status is the payment for my processing order in?
+Hi. This is Elizabeth Davis. Could you check something for me? What status is the payment for my
+processing order in?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -75,6 +75,7 @@ SPEC = VerifierSpec.model_validate(
                             'RET-130564',
                             'RFD-158849',
                             'RFD-238952',
+                            'RFD-793986',
                             'Samuelport',
                             'South Amy',
                             'michaelschultz@example.net',
@@ -111,14 +112,14 @@ SPEC = VerifierSpec.model_validate(
                             'standard',
                             'work',
                             'wrong item'],
-                'stated': ['383.667.4455', 'Davis', 'Elizabeth', 'processing'],
+                'stated': ['Davis', 'Elizabeth', 'michaelschultz@example.net', 'processing'],
                 'type': 'enum',
                 'value': 'captured'},
      'expected_changes': [],
-     'identity': {'credentials': [{'first_name': 'Elizabeth', 'last_name': 'Davis', 'phone': '383.667.4455'}],
+     'identity': {'credentials': [{'email': 'michaelschultz@example.net'}],
                   'entity': 'customer',
                   'person': 'CUS-477848',
-                  'stated': ['383.667.4455', 'Davis', 'Elizabeth']},
+                  'stated': ['Davis', 'Elizabeth', 'michaelschultz@example.net']},
      'task_id': 'retail-0019'}
 )
 
