@@ -1,7 +1,7 @@
 """Verifier of task retail-0001 (write).
 
-Good morning, could you help me please? My name is Jennifer Rivera, and my phone is
-(512)395-6932. I was hoping you could cancel my order placed in mid March. The reason is other.
+Good morning, could you help me please? This is Jennifer Rivera, and my phone is 422-750-7421. I
+was hoping you could cancel my order placed in mid March. It's for a personal reason.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -37,10 +37,10 @@ SPEC = VerifierSpec.model_validate(
      'footprint': {'inserts': {'refund': 1},
                    'updates': {'order': {'ORD-733386': {'status': 1}},
                                'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '422-750-7421'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['422-750-7421', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0001'}
 )
 

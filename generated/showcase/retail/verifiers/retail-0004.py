@@ -21,7 +21,7 @@ SPEC = VerifierSpec.model_validate(
                 'competitors': ['home'],
                 'field': 'address.label',
                 'key': 'ADR-785343',
-                'records': ['+1-499-267-5832x907',
+                'records': ['(299)967-5832',
                             '26560',
                             '39474',
                             '800 Jay Lake',

@@ -1,8 +1,8 @@
 """Verifier of task retail-0005 (write).
 
 Quick one. This is Heather Stephens, and my email is csmith@example.com. Please grant me store
-credit. Use $500.00 as the amount. If you can't do exactly that, I'm fine with whatever the
-policy permits.
+credit. I've had a lot of trouble with my recent orders. I think $500.00 in store credit would
+be fair. If you can't do exactly that, I'm fine with whatever the policy permits.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

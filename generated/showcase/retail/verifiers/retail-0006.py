@@ -1,7 +1,8 @@
 """Verifier of task retail-0006 (write).
 
-Hi there, thank you for your help. I'm Jennifer Rivera, and my phone is (512)395-6932. I was
-hoping you could cancel the item for my order placed in mid March.
+Hi there, thank you for your help. This is Jennifer Rivera, and my phone is 422-750-7421. I was
+hoping you could cancel the item for my order placed in mid March. I found I already have one at
+home.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -47,10 +48,10 @@ SPEC = VerifierSpec.model_validate(
                                'order_item': {'ITM-378586': {'status': 1}},
                                'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
                                'product': {'PRD-295492': {'stock': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '422-750-7421'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['422-750-7421', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0006'}
 )
 

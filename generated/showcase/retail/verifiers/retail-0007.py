@@ -1,8 +1,9 @@
 """Verifier of task retail-0007 (multi_write).
 
-Hi there, thank you for your help. My name is Jennifer Rivera, and my phone is (512)395-6932.
-For my order placed in mid March, I need you to cancel the item and to update the shipping
-address of that order, using my address.
+Hi there, thank you for your help. I'm Jennifer Rivera, and my phone is 422-750-7421. For my
+order placed in mid March, I need you to cancel the item and to update the shipping address of
+that order to my address. I found I already have one at home. It's easier for me to get it
+delivered there.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -59,10 +60,10 @@ SPEC = VerifierSpec.model_validate(
                                'order_item': {'ITM-378586': {'status': 1}},
                                'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
                                'product': {'PRD-295492': {'stock': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '422-750-7421'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['422-750-7421', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0007'}
 )
 

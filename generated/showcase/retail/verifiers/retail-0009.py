@@ -1,8 +1,8 @@
 """Verifier of task retail-0009 (write).
 
 Hello, and thanks in advance. This is Jennifer Rivera. Please cancel the item for my order
-placed in mid March. One more thing: could you also request a return for the Ceramic Mug from my
-order placed in late January. The reason should be damaged.
+placed in mid March. I don't need that one after all. One more thing: can you request a return
+for the Ceramic Mug on my order placed in late January. It arrived damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -48,10 +48,10 @@ SPEC = VerifierSpec.model_validate(
                                'order_item': {'ITM-378586': {'status': 1}},
                                'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
                                'product': {'PRD-295492': {'stock': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '422-750-7421'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['422-750-7421', 'Jennifer', 'Rivera']},
      'refused': ['request_return'],
      'refused_because': ['Items can be returned within 30 days of delivery only.'],
      'task_id': 'retail-0009'}

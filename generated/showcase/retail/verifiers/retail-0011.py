@@ -1,8 +1,9 @@
 """Verifier of task retail-0011 (write).
 
 Hello, and thanks in advance. My name is Jennifer Rivera. Could you update the shipping address
-of my order placed in mid March, using my address for me? I'd also like you to request a return
-for the Ceramic Mug from my order placed in late January. The reason is damaged.
+of my order placed in mid March to my address for me? I won't be at the old address when it
+arrives. I'd also like you to request a return for the Ceramic Mug on my order placed in late
+January. It arrived damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -32,10 +33,10 @@ SPEC = VerifierSpec.model_validate(
      'footprint': {'updates': {'order': {'ORD-733386': {'ship_city': 1,
                                                         'ship_postal_code': 1,
                                                         'ship_street': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '422-750-7421'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['422-750-7421', 'Jennifer', 'Rivera']},
      'refused': ['request_return'],
      'refused_because': ['Items can be returned within 30 days of delivery only.'],
      'task_id': 'retail-0011'}

@@ -24,7 +24,7 @@ SPEC = VerifierSpec.model_validate(
                 'records': ['11208',
                             '4822 Walker Camp Suite 372',
                             '48797',
-                            '535-889-0440',
+                            '7242359713',
                             '9354 Michele Trail',
                             'CUS-347774',
                             'Dianechester',
@@ -85,7 +85,7 @@ SPEC = VerifierSpec.model_validate(
                             'work',
                             'wrong item'],
                 'stated': ['2026-03-15',
-                           '535-889-0440',
+                           '7242359713',
                            'Bath Mat',
                            'Maria',
                            'Martinez',
@@ -94,10 +94,10 @@ SPEC = VerifierSpec.model_validate(
                 'value': '2'},
      'expected_changes': [],
      'identity': {'credentials': [{'email': 'molinagregory@example.com'},
-                                  {'first_name': 'Maria', 'last_name': 'Martinez', 'phone': '535-889-0440'}],
+                                  {'first_name': 'Maria', 'last_name': 'Martinez', 'phone': '7242359713'}],
                   'entity': 'customer',
                   'person': 'CUS-347774',
-                  'stated': ['535-889-0440', 'Maria', 'Martinez', 'molinagregory@example.com']},
+                  'stated': ['7242359713', 'Maria', 'Martinez', 'molinagregory@example.com']},
      'task_id': 'retail-0013'}
 )
 

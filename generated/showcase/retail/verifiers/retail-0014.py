@@ -1,7 +1,8 @@
 """Verifier of task retail-0014 (write).
 
-Good morning, could you help me please? I'm Jennifer Rivera, and my phone is (512)395-6932. I'd
-like you to update the shipping address of my order placed in mid March, using my address.
+Hi there, thank you for your help. I'm Jennifer Rivera, and my phone is 422-750-7421. I'd like
+you to update the shipping address of my order placed in mid March to my address. I won't be at
+the old address when it arrives.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -31,10 +32,10 @@ SPEC = VerifierSpec.model_validate(
      'footprint': {'updates': {'order': {'ORD-733386': {'ship_city': 1,
                                                         'ship_postal_code': 1,
                                                         'ship_street': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '422-750-7421'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['422-750-7421', 'Jennifer', 'Rivera']},
      'task_id': 'retail-0014'}
 )
 

@@ -1,9 +1,9 @@
 """Verifier of task retail-0015 (write).
 
-Good morning, could you help me please? My name is Jennifer Rivera. Please add an address to my
-account. Use New Jessica as the city. The label is work. The postal code is 28568. Use 303
-Haynes Curve Suite 925 as the street. And while you're there, please request a return for the
-Ceramic Mug on my order placed in late January. The reason is damaged.
+Hello, I hope you can help me. My name is Jennifer Rivera. Please add an address to my account.
+I want to be able to ship orders there. It's my work address. It's at 303 Haynes Curve Suite
+925. That's in New Jessica. The postal code is 28568. And while you're there, could you also
+request a return for the Ceramic Mug from my order placed in late January. It arrived damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -35,10 +35,10 @@ SPEC = VerifierSpec.model_validate(
                            'entity': 'address',
                            'key': None}],
      'footprint': {'inserts': {'address': 1}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '422-750-7421'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['422-750-7421', 'Jennifer', 'Rivera']},
      'refused': ['request_return'],
      'refused_because': ['Items can be returned within 30 days of delivery only.'],
      'task_id': 'retail-0015'}

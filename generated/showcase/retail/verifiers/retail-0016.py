@@ -1,8 +1,8 @@
 """Verifier of task retail-0016 (write).
 
 Good morning, could you help me please? My name is Jennifer Rivera. I was hoping you could
-update my email. One more thing: could you also request a return for the Ceramic Mug from my
-order placed in late January. Use damaged as the reason.
+update my email. I don't use my old email anymore. And while you're there, can you request a
+return for the Ceramic Mug on my order placed in late January. It arrived damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -26,10 +26,10 @@ SPEC = VerifierSpec.model_validate(
                            'entity': 'customer',
                            'key': 'CUS-245347'}],
      'footprint': {'updates': {'customer': {'CUS-245347': {'email': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '(512)395-6932'}],
+     'identity': {'credentials': [{'first_name': 'Jennifer', 'last_name': 'Rivera', 'phone': '422-750-7421'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
-                  'stated': ['(512)395-6932', 'Jennifer', 'Rivera']},
+                  'stated': ['422-750-7421', 'Jennifer', 'Rivera']},
      'refused': ['request_return'],
      'refused_because': ['Items can be returned within 30 days of delivery only.'],
      'task_id': 'retail-0016'}

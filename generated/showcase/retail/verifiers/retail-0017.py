@@ -1,7 +1,7 @@
 """Verifier of task retail-0017 (write).
 
 Hi. I'm Heather Stephens, and my email is csmith@example.com. Could you add an address to my
-account for me?
+account for me? I'd like to have it on file for future deliveries.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -1,7 +1,8 @@
 """Verifier of task retail-0018 (multi_write).
 
 Need help. This is Heather Stephens, and my email is csmith@example.com. Add an address to my
-account. While you're at it, request a return for the item for my order.
+account. While you're at it, request a return for the item for my order. I'd like to have it on
+file for future deliveries.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -27,7 +27,6 @@ SPEC = VerifierSpec.model_validate(
                             '12321',
                             '1325 Debra Alley Apt. 272',
                             '38221',
-                            '383.667.4455',
                             '38572',
                             '41840',
                             '436 Baxter Causeway',
@@ -37,6 +36,7 @@ SPEC = VerifierSpec.model_validate(
                             '69178 Ross Crossing Apt. 074',
                             '72873',
                             '76234 Adrian Hills Suite 667',
+                            '923-473-2475',
                             'CUS-477848',
                             'Carriechester',
                             'Davis',
@@ -111,14 +111,14 @@ SPEC = VerifierSpec.model_validate(
                             'standard',
                             'work',
                             'wrong item'],
-                'stated': ['383.667.4455', 'Davis', 'Elizabeth', 'processing'],
+                'stated': ['923-473-2475', 'Davis', 'Elizabeth', 'processing'],
                 'type': 'enum',
                 'value': 'captured'},
      'expected_changes': [],
-     'identity': {'credentials': [{'first_name': 'Elizabeth', 'last_name': 'Davis', 'phone': '383.667.4455'}],
+     'identity': {'credentials': [{'first_name': 'Elizabeth', 'last_name': 'Davis', 'phone': '923-473-2475'}],
                   'entity': 'customer',
                   'person': 'CUS-477848',
-                  'stated': ['383.667.4455', 'Davis', 'Elizabeth']},
+                  'stated': ['923-473-2475', 'Davis', 'Elizabeth']},
      'task_id': 'retail-0019'}
 )
 
