@@ -5,7 +5,8 @@ from __future__ import annotations
 # (substring of the name, Faker method), first match wins.
 NAME_HINTS: tuple[tuple[str, str], ...] = (
     ("email", "email"),
-    ("phone", "phone_number"),
+    # Ten digits as people give them: `phone_number` also makes `001-240-763-9302x4369`, which nobody says.
+    ("phone", "basic_phone_number"),
     ("first_name", "first_name"),
     ("last_name", "last_name"),
     ("full_name", "name"),

@@ -73,10 +73,11 @@ class FieldSpec(IRModel):
     """Value used when an insert effect does not set the field."""
     generator: ValueGenerator | None = None
     """How seed data is made; a sensible default is chosen from the type and name when omitted."""
-    phrase: str | None = Field(default=None, pattern=r"\{noun\}.*\{value\}|\{value\}.*\{noun\}")
+    phrase: str | None = Field(default=None, pattern=r"\{value\}")
     """How a user names a row by this field in a request, with `{noun}` and `{value}`: `{noun} placed on {value}`,
-    `{value} {noun}` (a status), `{noun} shipped to {value}`. Omitted: made from the name and type where they read
-    well (dates named `<verb>_on`, statuses, cities, amounts), else the field does not name rows."""
+    `{value} {noun}` (a status), `{noun} shipped to {value}`; without `{noun}` the phrase names the row alone
+    (`Dr. {value}`). Omitted: made from the name and type where they read well (dates named `<verb>_on`,
+    statuses, cities, amounts), else the field does not name rows."""
     noun: str | None = Field(default=None, min_length=1, max_length=60)
     """What a user calls this field in a question, e.g. `shipping postal code` for `ship_postal_code`. Omitted:
     the field name in words."""
@@ -142,6 +143,16 @@ class ParamSpec(IRModel):
     """Longest allowed string."""
     any_owner: bool = False
     """The argument may name another person's row, e.g. a transfer's receiving account; its owner is not checked."""
+    sentence: str | None = Field(default=None, pattern=r"\{value\}")
+    """How a user gives this argument in a request: one sentence with `{value}`, e.g. `The bag weighs {value} kg.`
+    or `I think {value} in store credit would be fair.` Omitted: one made from the name (`The new email is ...`)."""
+    examples: list[str] = Field(default_factory=list)
+    """For free text that no field stores: values a user would give (`I was in hospital that week`), which tasks
+    draw from. Omitted: the values the field it is written into holds, else made-up text."""
+    says: dict[str, str] | None = None
+    """For `enum` arguments: what a user says for each value, one sentence each, e.g. `It arrived damaged.` for
+    `damaged` and `I'll pay by card.` for `card`; the agent maps the words to the value. A value left out is said
+    as its words, which reads well only where they are what a user would say (`lost`)."""
 
 
 class BindingSpec(IRModel):
@@ -259,6 +270,10 @@ class ActionSpec(IRModel):
     accumulative: bool = False
     """Calls add up (e.g. adding units to a basket): a run may reach what was asked in several calls, so a verifier
     judges only the end result of this action. Leave false where one request means one call (a refund, a grant)."""
+    motives: list[str] = Field(default_factory=list)
+    """Why a user asks for this action, one sentence each (`I don't use my old email anymore.`); a request says
+    one of them. Write only motives true whatever the arguments are; an enum argument's `says` already gives
+    one (`It arrived damaged.`). Omitted: the request gives no motive of its own."""
 
 
 class PolicySpec(IRModel):

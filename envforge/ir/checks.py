@@ -228,6 +228,13 @@ class Checker(CheckContext):
                 raise self.fail(
                     (*path, "params", index), f"enum argument '{param.name}' needs 'values'; list the allowed values"
                 )
+            for value in param.says or {}:
+                if value not in (param.values or []):
+                    hint = did_you_mean(value, param.values or []) or f"; its values are {listed(param.values or [])}"
+                    raise self.fail(
+                        (*path, "params", index, "says", value),
+                        f"'says' of argument '{param.name}' names '{value}', which is not one of its values{hint}",
+                    )
         scope: dict[str, EntitySpec | None] = {}
         for index, binding in enumerate(action.bind):
             where = (*path, "bind", index)

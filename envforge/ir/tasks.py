@@ -35,6 +35,9 @@ class UserScenario(IRModel):
     details: dict[str, Any] = Field(default_factory=dict)
     """Details of the request the user holds back until the agent asks (a reason, the new address), by the
     name the agent's tool gives them; the task cannot be done without them."""
+    said: dict[str, Any] = Field(default_factory=dict)
+    """Details the request gives up front in the user's own words rather than as stored (`I don't need it
+    anymore`), by the name the agent's tool gives them: the value those words stand for (`no_longer_needed`)."""
     which: dict[str, str] = Field(default_factory=dict)
     """Rows the user names only when the agent asks which: entity -> how the user describes the row (`the Desk
     Lamp from my order placed on March 3`). The request itself says only `one of my orders`."""

@@ -33,7 +33,7 @@ def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
-def _unit(name: str) -> tuple[str, str]:
+def split_unit(name: str) -> tuple[str, str]:
     """`new_weight_kg` -> (`weight`, `kg`): the detail's name and the unit its value is in."""
     stem, _, unit = name.removeprefix("new_").rpartition("_")
     return (stem, unit) if unit in UNITS else (name.removeprefix("new_"), "")
@@ -41,13 +41,13 @@ def _unit(name: str) -> tuple[str, str]:
 
 def detail_label(name: str, *, owner: str) -> str:
     """How a held-back request detail is named: `the reason`, `your new email` (`my new email`)."""
-    label = field_label(_unit(name)[0])
+    label = field_label(split_unit(name)[0])
     return f"{owner} new {label}" if name.startswith("new_") else f"the {label}"
 
 
 def detail_fact(name: str, value: Any) -> str:
     """The user's answer for one request detail: `the weight is 10 kg`, `my new email is ...`."""
-    unit = _unit(name)[1]
+    unit = split_unit(name)[1]
     return f"{detail_label(name, owner='my')} is {', '.join(values(value))}{f' {unit}' if unit else ''}"
 
 

@@ -27,7 +27,8 @@ def _key(value: Any) -> str:
 
 def _user_values(task: TaskSpec) -> set[str]:
     scenario = task.scenario
-    return {_key(value) for part in (scenario.known, scenario.hidden, scenario.details) for value in scalars(part)}
+    parts = (scenario.known, scenario.hidden, scenario.details, scenario.said)
+    return {_key(value) for part in parts for value in scalars(part)}
 
 
 def provenance_violations(

@@ -383,6 +383,16 @@ def test_a_policy_naming_an_unknown_action_suggests_the_closest_action(tmp_path:
     assert error.detail == "unknown action 'request_returns'; did you mean 'request_return'?"
 
 
+def test_what_a_user_says_for_a_value_the_enum_lacks_suggests_the_closest_value(tmp_path: Path) -> None:
+    text = edit('          damaged: "It arrived damaged."', '          damagd: "It arrived damaged."')
+    error = load_error(tmp_path, text)
+    assert error.line == line_of(text, "damagd:")
+    assert error.path.endswith(".says.damagd")
+    assert error.detail == (
+        "'says' of argument 'reason' names 'damagd', which is not one of its values; did you mean 'damaged'?"
+    )
+
+
 # --- seeding ---------------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
+from envforge.ir.tasks import RunHistory, ToolCall, Transcript
 from envforge.ir.toolspec import ToolResult
 from envforge.ir.verification import ValidationReport
 from envforge.runtime.claims import environment_vocabulary, golden_transcript
@@ -18,23 +18,11 @@ from envforge.runtime.opened_package import open_package
 from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_package_verifier, load_tasks
+from envforge.stages.tasks.artefacts import ArtefactScan
 from envforge.text import stated_in
 from tests.conftest import BLUEPRINTS, DefaultPackages, slow_domains
 
 DOMAINS = [path.stem for path in BLUEPRINTS]
-SNAKE = re.compile(r"(?<![@\w.])[a-z]+_[a-z_]+\b")
-
-
-def artefacts(env: Environment, task: TaskSpec) -> list[str]:
-    """Ways the instruction reads like a filled-in template."""
-    text = task.instruction
-    # A phone number's area code is a value in brackets, not a template's.
-    found = [f"parenthesis: {match}" for match in re.findall(r"\([^)]*[A-Za-z:][^)]*\)", text)]
-    found += [f"identifier: {match}" for match in SNAKE.findall(text)]
-    names = {field.name.replace("_", " ") for entity in env.blueprint.entities for field in entity.fields}
-    found += [f"field label: {name}:" for name in names if re.search(rf"\b{re.escape(name)}: ", text, re.IGNORECASE)]
-    found += [f"doubled word: {match}" for match in re.findall(r"\b(\w+) \1\b", text)]
-    return found
 
 
 def replay(session: Session, calls: list[ToolCall]) -> tuple[RunHistory, list[ToolResult]]:
@@ -44,25 +32,86 @@ def replay(session: Session, calls: list[ToolCall]) -> tuple[RunHistory, list[To
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
-def test_no_request_reads_like_a_template(packages: dict[str, Path], domain: str) -> None:
+def test_no_request_reads_like_a_template_or_names_a_row_by_its_key(packages: dict[str, Path], domain: str) -> None:
     env = load_environment(open_package(packages[domain]))
-    found = {
-        task.id: problems
-        for task in load_tasks(open_package(packages[domain])).values()
-        if (problems := artefacts(env, task))
-    }
+    scan = ArtefactScan(env.blueprint)
+    tasks = load_tasks(open_package(packages[domain])).values()
+    found = {task.id: problems for task in tasks if (problems := scan.scan(task.instruction))}
     assert not found, found
 
 
-def test_the_artefact_scan_catches_the_old_forms(retail_env: Environment, retail_package: Path) -> None:
-    task = next(iter(load_tasks(open_package(retail_package)).values()))
-    old = "Can you cancel my order (placed on: 2026-02-22) with reason: found_cheaper?"
-    assert sorted(artefacts(retail_env, task.model_copy(update={"instruction": old}))) == [
-        "field label: placed on:",
-        "field label: reason:",
-        "identifier: found_cheaper",
-        "parenthesis: (placed on: 2026-02-22)",
-    ]
+@pytest.mark.parametrize(
+    ("request_text", "artefacts"),
+    [
+        (
+            "Can you cancel my order (placed on: 2026-02-22) with reason: found_cheaper?",
+            [
+                "bracketed: (placed on: 2026-02-22)",
+                "identifier: found_cheaper",
+                "field label: placed on:",
+                "field label: reason:",
+            ],
+        ),
+        (
+            "Please cancel my order. Use no longer needed as the reason.",
+            ["use-as frame: Use no longer needed as the reason"],
+        ),
+        (
+            "Please cancel my order. The reason should be not as described.",
+            ["raw value in a field frame: The reason should be not as described"],
+        ),
+        ("Please cancel my order. The reason is damaged.", ["raw value in a field frame: The reason is damaged"]),
+        ("Please change the quantity of item ITM-219263.", ["internal key: ITM-219263"]),
+        ("My phone is 001-240-763-9302x4369.", ["phone extension: 001-240-763-9302x4369"]),
+        ("Please cancel my order. It arrived damaged.", []),
+        ("Please cancel order ORD-219263, placed on March 3.", []),
+    ],
+)
+def test_the_artefact_scan_catches_template_forms_and_passes_a_customer_s_words(
+    retail_env: Environment, request_text: str, artefacts: list[str]
+) -> None:
+    assert ArtefactScan(retail_env.blueprint).scan(request_text) == artefacts
+
+
+def test_the_scan_flags_a_field_name_no_person_uses_as_a_noun(packages: dict[str, Path]) -> None:
+    scan = ArtefactScan(load_environment(open_package(packages["airline"])).blueprint)
+    assert scan.scan("Please add a bag. The weight kg is 50.") == ["field name as a noun: The weight kg"]
+    assert scan.scan("Please add a bag. The bag weighs 50 kg.") == []
+
+
+def test_a_detail_said_in_the_user_s_words_is_the_sentence_the_blueprint_gives_its_value(
+    packages: dict[str, Path],
+) -> None:
+    said = 0
+    for package in packages.values():
+        env = load_environment(open_package(package))
+        says: dict[tuple[str, str], set[str]] = {}
+        for action in env.blueprint.actions:
+            for param in action.params:
+                for value, sentence in (param.says or {}).items():
+                    says.setdefault((param.name, value), set()).add(sentence)
+        for task in load_tasks(open_package(package)).values():
+            for name, value in task.scenario.said.items():
+                assert any(sentence in task.instruction for sentence in says[(name, value)]), (task.id, name)
+                said += 1
+    assert said > 0, "no request says a detail in the user's own words"
+
+
+def test_a_value_said_in_the_user_s_words_has_its_source_in_the_scenario(
+    retail_env: Environment, retail_package: Path
+) -> None:
+    clock = retail_env.blueprint.clock.date()
+    task = next(
+        t
+        for t in load_tasks(open_package(retail_package)).values()
+        if any(not stated_in(t.instruction, value, clock) for value in t.scenario.said.values())
+    )
+    session = Session(retail_env)
+    session.act_for(task.scenario.person)
+    _, results = replay(session, task.oracle)
+    assert provenance_violations(task, results, clock) == []
+    unsaid = task.model_copy(update={"scenario": task.scenario.model_copy(update={"said": {}})})
+    assert provenance_violations(unsaid, results, clock) != []
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -180,5 +229,6 @@ def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reach
     assert not hinged & set(mix.unexercised), mix.unexercised
     reads = [tool.name for tool in env.toolgraph.tools if tool.kind == "read"]
     assert all(mix.by_tool[tool] > 0 or mix.idle_tools.get(tool) for tool in reads), mix.idle_tools
-    found = {task.id: problems for task in tasks.values() if (problems := artefacts(env, task))}
+    scan = ArtefactScan(env.blueprint)
+    found = {task.id: problems for task in tasks.values() if (problems := scan.scan(task.instruction))}
     assert not found, found

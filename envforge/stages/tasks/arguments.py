@@ -22,7 +22,7 @@ def plain_values(
     blueprint: Blueprint, rows: dict[str, dict[str, Row]], faker: Faker, tool: ToolSpec, name: str, rng: random.Random
 ) -> list[Any]:
     """Up to three values for the argument `name` of `tool`: its enum's, round numbers in its range, today's
-    date, or what the seeded state (or else `faker`) holds for the field it writes."""
+    date, the blueprint's examples, or what the seeded state (or else `faker`) holds for the field it writes."""
     schema = tool.parameters["properties"][name]
     if "enum" in schema:
         values = list(schema["enum"])
@@ -39,7 +39,11 @@ def plain_values(
     if schema.get("format") == "date":
         return [blueprint.clock.date().isoformat()]
     limit = schema.get("maxLength", 2000)
-    targets = written_fields(blueprint, blueprint.action(tool.name), name)
+    action = blueprint.action(tool.name)
+    examples = next(param.examples for param in action.params if param.name == name)
+    if examples:
+        return rng.sample(examples, min(CANDIDATES, len(examples)))
+    targets = written_fields(blueprint, action, name)
     seeded = seeded_values(rows, targets, rng, limit)
     if seeded:
         return seeded

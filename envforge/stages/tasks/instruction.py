@@ -11,8 +11,9 @@ from envforge.stages.tasks.drafts import Draft, Part, subject_of
 from envforge.stages.tasks.phrasing import Detail, Phraser
 from envforge.stages.tasks.world import Description, World
 
-Instruction = tuple[str, list[str], dict[str, Any], dict[str, str]]
-"""The instruction, the request clauses, the details held back, and the rows named only when asked."""
+Instruction = tuple[str, list[str], dict[str, Any], dict[str, str], dict[str, Any]]
+"""The instruction, the request clauses, the details held back, the rows named only when asked, and the details
+said up front in the user's own words (by name, the value they stand for)."""
 
 
 def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random) -> Instruction:
@@ -23,9 +24,11 @@ def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random) -> 
             [draft.question],
             {},
             {},
+            {},
         )
     details: dict[str, Any] = {}
     which: dict[str, str] = {}
+    said: dict[str, Any] = {}
     clauses = [_clause(phraser, world, part, rng, details, which) for part in draft.parts]
     sentences: list[str] = []
     subject = subject_of(draft.parts) if len(draft.parts) > 1 else None
@@ -39,7 +42,8 @@ def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random) -> 
                 )
             )
         )
-        sentences += _detail_sentences(phraser, draft.parts, rng)
+        sentences += _motives(draft.parts, rng)
+        sentences += _detail_sentences(phraser, draft.parts, rng, said)
     elif len(draft.parts) == 2:
         sentences.append(
             wording.capital(
@@ -51,10 +55,12 @@ def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random) -> 
                 )
             )
         )
-        sentences += _detail_sentences(phraser, draft.parts, rng)
+        sentences += _motives(draft.parts, rng)
+        sentences += _detail_sentences(phraser, draft.parts, rng, said)
     else:
         sentences.append(rng.choice(wording.REQUESTS).format(request=clauses[0]))
-        sentences += _detail_sentences(phraser, draft.parts, rng)
+        sentences += _motives(draft.parts, rng)
+        sentences += _detail_sentences(phraser, draft.parts, rng, said)
     if draft.offered:
         sentences.append(rng.choice(wording.FALLBACK))
     if draft.forbidden is not None:
@@ -63,14 +69,14 @@ def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random) -> 
         sentences.append(
             wording.capital(rng.choice(wording.REFUSED_ALSO).format(forbidden=forbidden, forbidden_lead=lead))
         )
-        sentences += _detail_sentences(phraser, [draft.forbidden], rng)
+        sentences += _detail_sentences(phraser, [draft.forbidden], rng, said)
         clauses.append(forbidden)
     if any(part.asked or part.vague for part in draft.parts) and rng.random() < 0.5:
         hint = rng.choice(wording.ASK_HINTS)
         if hint:
             sentences.append(hint)
     opener = phrasing.opener(draft.persona, draft.identity.stated, rng)
-    return " ".join(part for part in (opener, *sentences) if part), clauses, details, which
+    return " ".join(part for part in (opener, *sentences) if part), clauses, details, which, said
 
 
 def _clause(
@@ -97,16 +103,24 @@ def _clause(
     )
     for name, other in part.others:
         named = phraser.row(other, rng, owned=world.is_owned(other.entity))
-        link = phrasing.link_of(name)
+        link = phraser.link(part.action, name, other.entity)
         text += f"{link} {named}" if link.startswith(",") else f" {link} {named}"
     if part.asked:
         for detail in part.details:
-            details[_detail_key(detail, world.person.fields)] = _held(detail)
+            details[_detail_key(detail, phraser.person_fields)] = _held(detail)
     return text
 
 
-def _detail_sentences(phraser: Phraser, parts: list[Part], rng: random.Random) -> list[str]:
-    return [phraser.detail_sentence(detail, rng) for part in parts if not part.asked for detail in part.details]
+def _motives(parts: list[Part], rng: random.Random) -> list[str]:
+    """Why the user asks, for each request whose action the blueprint gives motives."""
+    return [rng.choice(part.action.motives) for part in parts if part.action.motives]
+
+
+def _detail_sentences(phraser: Phraser, parts: list[Part], rng: random.Random, said: dict[str, Any]) -> list[str]:
+    """The details told up front; those said in the user's own words go into `said`."""
+    told = [detail for part in parts if not part.asked for detail in part.details]
+    said |= {detail.name: detail.value for detail in told if detail.says is not None}
+    return [phraser.detail_sentence(detail, rng) for detail in told]
 
 
 def _elided(description: Description, subject: Description | None) -> Description:
@@ -126,10 +140,9 @@ def _elided(description: Description, subject: Description | None) -> Descriptio
     )
 
 
-def _detail_key(detail: Detail, person_fields: list[Any]) -> str:
+def _detail_key(detail: Detail, person_fields: set[str]) -> str:
     """The detail's name as the user holds it; `new_email` where the user's own email is another thing."""
-    names = {f.name for f in person_fields}
-    return f"new_{detail.name}" if detail.new and detail.name in names else detail.name
+    return f"new_{detail.name}" if detail.new and detail.name in person_fields else detail.name
 
 
 def _held(detail: Detail) -> Any:

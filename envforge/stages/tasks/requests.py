@@ -27,8 +27,9 @@ def request_of(
     arguments: dict[str, Any],
     identify: ToolCall,
     rng: random.Random,
-) -> Part:
-    """The request for `action` with `arguments`, by a user whom the call `identify` finds."""
+) -> Part | None:
+    """The request for `action` with `arguments`, by a user whom the call `identify` finds; None where a row it
+    names could be told apart from the user's others only by its key, though people know such rows by a name."""
     lookups: list[ToolCall] = []
     target: Description | None = None
     owned = False
@@ -52,15 +53,18 @@ def request_of(
             searchable = list(lister.filters) if lister is not None else []
             described = world.describe(entity, key, list(world.rows[entity]), searchable)
             chain = _catalog_lookup(world, entity, key, described)
+        if described.keyed(world.displayed):
+            return None
         lookups.extend(call for call in chain if call not in lookups)
         if target is None:
             target, owned, target_param = described, world.is_owned(entity), name
         else:
             others.append((name, described))
+    # In the blueprint's order, which tells a street before its city.
     details = [
-        Detail(name, value, _kind(action, name), _replaces(action, name))
-        for name, value in arguments.items()
-        if name not in tool.param_refs
+        Detail(param, arguments[param.name], _replaces(action, param.name))
+        for param in action.params
+        if param.name in arguments and param.name not in tool.param_refs
     ]
     asked = bool(details) and rng.random() < ASK_SHARE
     vague = (
@@ -91,11 +95,6 @@ def _catalog_lookup(world: World, entity: str, key: str, description: Descriptio
             filters[field] = row[field] if "->" in name else value
     calls = [ToolCall(name=tool.name, arguments={**filters, "limit": 100})] if filters else []
     return [*world.label_lookups(description), *calls]
-
-
-def _kind(action: ActionSpec, name: str) -> str:
-    param = next(p for p in action.params if p.name == name)
-    return param.type
 
 
 def _replaces(action: ActionSpec, name: str) -> bool:

@@ -15,12 +15,14 @@ from envforge.text import stated_in
 
 def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpec:
     world = context.world
-    instruction, requests, details, which = render(context.phraser, world, draft, context.rng("phrase", task_id))
+    instruction, requests, details, which, told = render(context.phraser, world, draft, context.rng("phrase", task_id))
     if any(text in instruction for text in which.values()):
         # Another request names the row this one leaves vague: it is no longer the user's to reveal.
         for part in draft.parts:
             part.vague = False
-        instruction, requests, details, which = render(context.phraser, world, draft, context.rng("phrase", task_id))
+        instruction, requests, details, which, told = render(
+            context.phraser, world, draft, context.rng("phrase", task_id)
+        )
     ok, _ = context.run(draft.oracle, draft.person)
     if not ok:
         raise RuntimeError(f"the oracle of {task_id} no longer succeeds")
@@ -55,6 +57,7 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
             known={**draft.identity.stated, **said, **({"record_ids": keys} if keys else {})},
             hidden={name: value for name, value in draft.identity.hidden.items() if name not in said},
             details=details,
+            said=told,
             which=which,
             requests=requests,
         ),

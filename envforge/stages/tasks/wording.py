@@ -11,12 +11,15 @@ from datetime import date
 from typing import Any
 
 from envforge.ir.blueprint import FieldSpec
+from envforge.runtime.clarify import split_unit
 from envforge.text import IRREGULAR_PARTICIPLES, as_date, money
 
 _PREPOSITIONS = ("on", "at", "for", "by")
 _VOWEL_SOUND = ("a", "e", "i", "o", "u")
 _AMOUNT_WORDS = ("amount", "total", "price", "fee", "balance", "paid")
 _PLACE_WORDS = ("city", "town")
+VERBS = {"checkout": "check out", "checkin": "check in", "login": "log in", "signup": "sign up", "setup": "set up"}
+"""Action verbs written as one word in a name and as two in a sentence."""
 _KINDS = ("brand", "kind", "type", "tier", "class", "category", "label", "method", "network")
 """Enum fields whose value reads as an adjective before the noun: a `basic` fare, a `home` address."""
 
@@ -94,7 +97,8 @@ def field_phrase(field: FieldSpec) -> str | None:
 
 
 def field_noun(field: FieldSpec) -> str:
-    return field.noun or words(field.name)
+    """What a user calls the field: the blueprint's noun, else its name in words without a unit (`weight`)."""
+    return field.noun or words(split_unit(field.name)[0])
 
 
 def question_forms(field: FieldSpec, row: str) -> list[str]:
@@ -114,6 +118,9 @@ def question_forms(field: FieldSpec, row: str) -> list[str]:
         return [f"how much is the {noun} of {row}", f"what is the {noun} of {row}", f"what {noun} does {row} show"]
     if field.type == "boolean":
         return [f"is {row} marked as {noun}", f"what does {row} say for {noun}"]
+    if field.type == "integer" and (noun.split(" ", 1)[0].endswith("s") or noun.endswith("s")):
+        # A count: renewals, checked bags, withdrawals this month.
+        return [f"how many {noun} does {row} have", f"how many {noun} are on {row}"]
     return [f"what is the {noun} of {row}", f"what {noun} does {row} have", f"which {noun} is on {row}"]
 
 
@@ -168,12 +175,13 @@ FALLBACK = [
     "If that's more than the rules allow, I'll take what they do allow.",
     "If you can't do exactly that, I'm fine with whatever the policy permits.",
 ]
-DETAIL_SENTENCES = ["The {noun} is {value}.", "Use {value} as the {noun}.", "The {noun} should be {value}."]
+DETAIL_SENTENCES = ["The {noun} is {value}.", "The {noun} would be {value}."]
 NEW_DETAIL_SENTENCES = [
     "The new {noun} is {value}.",
     "The {noun} should be {value} from now on.",
     "Please make the {noun} {value}.",
 ]
+OWN_DETAIL_SENTENCES = ["My new {noun} is {value}.", "My {noun} is {value} now."]
 ASK_HINTS = [
     "I'll give you the details you need.",
     "Ask me for whatever details you need.",

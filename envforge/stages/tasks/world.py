@@ -16,6 +16,7 @@ from envforge.ir.ownership import owner_paths
 from envforge.ir.tasks import ToolCall
 from envforge.ir.toolspec import ToolGraph
 from envforge.runtime.session import Session
+from envforge.stages.tasks.artefacts import displayed_entities
 from envforge.stages.tasks.wording import field_phrase
 from envforge.text import as_date
 
@@ -46,6 +47,13 @@ class Description:
         """Keys the user states because nothing else singles a row out (on this row or up its parents)."""
         mine = [str(value) for _, value in self.fields] if self.uses_key else []
         return mine + (self.parent.record_keys() if self.parent is not None else [])
+
+    def keyed(self, displayed: set[str]) -> bool:
+        """Only a key tells this row, or one of its parents, apart, though people know rows of its entity by a
+        name (`displayed`): no user would name it so."""
+        if self.uses_key and self.entity in displayed:
+            return True
+        return self.parent is not None and self.parent.keyed(displayed)
 
     def stated(self) -> list[Any]:
         """The values this description states (labels, dates, statuses), up its parents."""
@@ -80,6 +88,8 @@ class World:
             for key, person in owners.items():
                 self.owned[(person, name)].append(key)
         self.tools = {tool.name: tool for tool in graph.tools}
+        self.displayed = displayed_entities(session.env.blueprint)
+        """Entities whose rows users know by a name they see, never by a key."""
         self._ordered: dict[str, list[str]] = {}
         self.children: dict[str, dict[Any, list[str]]] = {}
         """Entity -> parent key -> child keys, built when first asked."""
@@ -230,13 +240,15 @@ class World:
         periods = [f"period:{f.name}" for f in fields if f.type in ("date", "datetime")]
         first_date = next((index for index, name in enumerate(names) if name in {p[7:] for p in periods}), len(names))
         names[first_date:first_date] = periods
+        labels = []
         for relation in self.ontology.relations:
             if relation.child == spec.name and not self.is_owned(relation.parent):
                 label = self._label_field(relation.parent)
                 lister = self.tools.get(list_tool_name(self.entity(relation.parent).plural))
                 if label is not None and lister is not None and label in lister.filters:
-                    names.insert(0, f"{relation.field}->{label}")
-        return names
+                    labels.append(f"{relation.field}->{label}")
+        # In the relations' order: a holding is its book's title first, at its branch second.
+        return labels + names
 
     def _label_field(self, entity: str) -> str | None:
         spec = self.entity(entity)

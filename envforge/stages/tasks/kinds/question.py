@@ -126,7 +126,8 @@ def _count_question(context: SynthesisContext, person: str, entity: str, rng: ra
     if relation.parent != world.person.name:
         return None
     spec = world.entity(entity)
-    enums = [f for f in spec.fields if f.type == "enum"]
+    # Counted by a field that names rows ("my processing orders", "my home addresses"), not "with reason damaged".
+    enums = [f for f in spec.fields if f.type == "enum" and wording.field_phrase(f) is not None]
     if not enums:
         return None
     asked = rng.choice(enums)
@@ -147,11 +148,8 @@ def _count_question(context: SynthesisContext, person: str, entity: str, rng: ra
     if asked.name in ("status", "state"):
         forms = [f"how many of my {plural} are {shown}", f"how many {shown} {plural} do I have"]
     else:
-        noun = wording.field_noun(asked)
-        forms = [
-            f"how many of my {plural} have {shown} as their {noun}",
-            f"how many {plural} with {noun} {shown} do I have",
-        ]
+        rows = str(wording.field_phrase(asked)).format(noun=plural, value=shown)
+        forms = [f"how many {rows} do I have", f"how many {rows} are there on my account"]
     answer = AnswerSpec(
         type="count",
         value=str(total),

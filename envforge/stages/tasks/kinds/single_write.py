@@ -100,6 +100,9 @@ def _write_draft(
         context.failures[action.name]["the user's persona knows nothing that finds them"] += 1
         return None
     part = request_of(context.world, action, tool, arguments, identity.call, rng)
+    if part is None:
+        context.failures[action.name]["only a key tells a row it names apart from the user's others"] += 1
+        return None
     write = ToolCall(name=action.name, arguments=arguments)
     lookups = [identity.call, *part.lookups]
     ok, results = context.run(lookups, person)

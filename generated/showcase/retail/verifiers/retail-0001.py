@@ -1,7 +1,7 @@
 """Verifier of task retail-0001 (write).
 
-Quick one. My name is Jennifer Rivera, and my email is cassandrajones@example.net. I was hoping
-you could cancel my order placed in mid March. The reason is other.
+Quick one. This is Jennifer Rivera, and my email is cassandrajones@example.net. I was hoping you
+could cancel my order placed in mid March. It's for a personal reason.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

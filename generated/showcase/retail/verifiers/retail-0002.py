@@ -1,8 +1,9 @@
 """Verifier of task retail-0002 (multi_write).
 
-Good morning, could you help me please? I'm Devon Weber. I have two things about my order placed
-on 11 March. First, change the quantity of the Cast Iron Pan. Then cancel the Ceramic Mug. The
-quantity should be 2 from now on.
+Hi there, thank you for your help. My name is Devon Weber. I have two things about my order
+placed on 11 March. First, change the quantity of the Cast Iron Pan. Then cancel the Ceramic
+Mug. I need a different number than I ordered. I don't need that one after all. I want 2 of them
+in total.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -57,10 +58,10 @@ SPEC = VerifierSpec.model_validate(
                                'order_item': {'ITM-263472': {'status': 1}, 'ITM-314526': {'quantity': 1}},
                                'payment': {'PAY-583172': {'refunded_total': 1, 'status': 1}},
                                'product': {'PRD-511291': {'stock': 1}, 'PRD-638385': {'stock': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Devon', 'last_name': 'Weber', 'phone': '(961)611-3342x250'}],
+     'identity': {'credentials': [{'first_name': 'Devon', 'last_name': 'Weber', 'phone': '(550)505-6111'}],
                   'entity': 'customer',
                   'person': 'CUS-232493',
-                  'stated': ['(961)611-3342x250', 'Devon', 'Weber']},
+                  'stated': ['(550)505-6111', 'Devon', 'Weber']},
      'task_id': 'retail-0002'}
 )
 

@@ -1,9 +1,8 @@
 """Verifier of task retail-0003 (write).
 
-Good morning, could you help me please? I'm Casey Morrison, and my phone is
-001-851-747-6565x23891. Could you change the quantity of the Cast Iron Pan from my order of
-$317.54 for me? The quantity should be 20 from now on. If you can't do exactly that, I'm fine
-with whatever the policy permits.
+Good morning, could you help me please? I'm Casey Morrison. Could you change the quantity of the
+Cast Iron Pan from my order of $317.54 for me? I need a different number than I ordered. I want
+20 of them in total. If you can't do exactly that, I'm fine with whatever the policy permits.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -36,12 +35,10 @@ SPEC = VerifierSpec.model_validate(
      'footprint': {'updates': {'order': {'ORD-556864': {'total': 1}},
                                'order_item': {'ITM-462900': {'quantity': 1}},
                                'product': {'PRD-458684': {'stock': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Casey',
-                                   'last_name': 'Morrison',
-                                   'phone': '001-851-747-6565x23891'}],
+     'identity': {'credentials': [{'first_name': 'Casey', 'last_name': 'Morrison', 'phone': '8625449993'}],
                   'entity': 'customer',
                   'person': 'CUS-543263',
-                  'stated': ['001-851-747-6565x23891', 'Casey', 'Morrison']},
+                  'stated': ['8625449993', 'Casey', 'Morrison']},
      'refused': ['change_item_quantity'],
      'refused_because': ['No order line may have more than 10 units; when a customer asks for more, set the line '
                          'to 10.'],

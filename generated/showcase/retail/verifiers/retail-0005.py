@@ -1,8 +1,8 @@
 """Verifier of task retail-0005 (write).
 
-Hello. This is Heather Stephens, and my phone is +1-499-267-5832x907. Please grant me store
-credit. Use $500.00 as the amount. If you can't do exactly that, I'm fine with whatever the
-policy permits.
+Hello. This is Heather Stephens, and my phone is (299)967-5832. Please grant me store credit.
+I've had a lot of trouble with my recent orders. I think $500.00 in store credit would be fair.
+If you can't do exactly that, I'm fine with whatever the policy permits.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -26,12 +26,10 @@ SPEC = VerifierSpec.model_validate(
                            'key': 'CUS-100725'}],
      'footprint': {'updates': {'customer': {'CUS-100725': {'store_credit': 1}}}},
      'identity': {'credentials': [{'email': 'csmith@example.com'},
-                                  {'first_name': 'Heather',
-                                   'last_name': 'Stephens',
-                                   'phone': '+1-499-267-5832x907'}],
+                                  {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',
                   'person': 'CUS-100725',
-                  'stated': ['+1-499-267-5832x907', 'Heather', 'Stephens', 'csmith@example.com']},
+                  'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com']},
      'refused': ['grant_store_credit'],
      'refused_because': ['Goodwill store credit is at most $50 per grant; when a customer asks for more, grant '
                          '$50.'],

@@ -1,7 +1,7 @@
 """Verifier of task retail-0006 (write).
 
-Need help. I'm Jennifer Rivera, and my email is cassandrajones@example.net. I was hoping you
-could cancel the item for my order placed in mid March.
+Need help. This is Jennifer Rivera, and my email is cassandrajones@example.net. I was hoping you
+could cancel the item for my order placed in mid March. I found I already have one at home.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -1,8 +1,8 @@
 """Verifier of task retail-0008 (read).
 
-Hi there, thank you for your help. I'm Casey Morrison, and my phone is 001-851-747-6565x23891.
-Can you look this up for me? What day was the return request for the return requested item on my
-order placed on 19 February created?
+Hi there, thank you for your help. I'm Casey Morrison, and my phone is 8625449993. Can you look
+this up for me? What day was the return request for the return requested item on my order placed
+on 19 February created?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -22,8 +22,7 @@ SPEC = VerifierSpec.model_validate(
     {'answer': {'competitors': ['2026-02-14', '2026-02-23', '2026-02-27', '2026-03-08'],
                 'field': 'return_request.created_on',
                 'key': 'RET-300168',
-                'records': ['001-851-747-6565x23891',
-                            '08986',
+                'records': ['08986',
                             '12186',
                             '17169 Cohen Forge Apt. 920',
                             '23420',
@@ -35,6 +34,7 @@ SPEC = VerifierSpec.model_validate(
                             '61297 Thomas Mill Suite 355',
                             '667 Miller Curve',
                             '845 Dean Mountain Apt. 923',
+                            '8625449993',
                             '93921',
                             '94485',
                             'ADR-297362',
@@ -102,8 +102,8 @@ SPEC = VerifierSpec.model_validate(
                             'standard',
                             'work',
                             'wrong item'],
-                'stated': ['001-851-747-6565x23891',
-                           '2026-02-19',
+                'stated': ['2026-02-19',
+                           '8625449993',
                            'Casey',
                            'Morrison',
                            'return requested',
@@ -111,12 +111,10 @@ SPEC = VerifierSpec.model_validate(
                 'type': 'date',
                 'value': '2026-03-10'},
      'expected_changes': [],
-     'identity': {'credentials': [{'first_name': 'Casey',
-                                   'last_name': 'Morrison',
-                                   'phone': '001-851-747-6565x23891'}],
+     'identity': {'credentials': [{'first_name': 'Casey', 'last_name': 'Morrison', 'phone': '8625449993'}],
                   'entity': 'customer',
                   'person': 'CUS-543263',
-                  'stated': ['001-851-747-6565x23891', 'Casey', 'Morrison']},
+                  'stated': ['8625449993', 'Casey', 'Morrison']},
      'task_id': 'retail-0008'}
 )
 

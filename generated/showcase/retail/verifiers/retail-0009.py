@@ -1,8 +1,8 @@
 """Verifier of task retail-0009 (write).
 
-Hi. This is Jennifer Rivera. Please cancel the item for my order placed in mid March. One more
-thing: could you also request a return for the Ceramic Mug from my order placed in late January.
-The reason should be damaged.
+Hi. This is Jennifer Rivera. Please cancel the item for my order placed in mid March. I don't
+need that one after all. One more thing: can you request a return for the Ceramic Mug on my
+order placed in late January. It arrived damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

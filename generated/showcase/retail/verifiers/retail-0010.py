@@ -1,8 +1,8 @@
 """Verifier of task retail-0010 (write).
 
-Hello, and thanks in advance. This is Casey Morrison, and my phone is 001-851-747-6565x23891.
-I'd like you to change the quantity of item ITM-249351 in my order of $317.54. I'll give you the
-details you need.
+Hello, I hope you can help me. My name is Casey Morrison, and my phone is 8625449993. I need you
+to change the quantity of the Cast Iron Pan from my order of $317.54. I need a different number
+than I ordered. I want 5 of them in total.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,28 +19,26 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-249351', 'quantity': 5}, 'tool': 'change_item_quantity'}],
-     'expected_changes': [{'after': {'total': 346.5},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-462900', 'quantity': 5}, 'tool': 'change_item_quantity'}],
+     'expected_changes': [{'after': {'total': 846.46},
                            'before': {'total': 317.54},
                            'entity': 'order',
                            'key': 'ORD-556864'},
                           {'after': {'quantity': 5},
-                           'before': {'quantity': 3},
+                           'before': {'quantity': 1},
                            'entity': 'order_item',
-                           'key': 'ITM-249351'},
-                          {'after': {'stock': 102},
-                           'before': {'stock': 104},
+                           'key': 'ITM-462900'},
+                          {'after': {'stock': 63},
+                           'before': {'stock': 67},
                            'entity': 'product',
-                           'key': 'PRD-295492'}],
+                           'key': 'PRD-458684'}],
      'footprint': {'updates': {'order': {'ORD-556864': {'total': 1}},
-                               'order_item': {'ITM-249351': {'quantity': 1}},
-                               'product': {'PRD-295492': {'stock': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Casey',
-                                   'last_name': 'Morrison',
-                                   'phone': '001-851-747-6565x23891'}],
+                               'order_item': {'ITM-462900': {'quantity': 1}},
+                               'product': {'PRD-458684': {'stock': 1}}}},
+     'identity': {'credentials': [{'first_name': 'Casey', 'last_name': 'Morrison', 'phone': '8625449993'}],
                   'entity': 'customer',
                   'person': 'CUS-543263',
-                  'stated': ['001-851-747-6565x23891', 'Casey', 'Morrison']},
+                  'stated': ['8625449993', 'Casey', 'Morrison']},
      'task_id': 'retail-0010'}
 )
 

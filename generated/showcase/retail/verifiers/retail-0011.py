@@ -1,8 +1,8 @@
 """Verifier of task retail-0011 (write).
 
 Hi. My name is Jennifer Rivera. Could you update the shipping address of my order placed in mid
-March, using my address for me? I'd also like you to request a return for the Ceramic Mug from
-my order placed in late January. The reason is damaged.
+March to my address for me? I won't be at the old address when it arrives. I'd also like you to
+request a return for the Ceramic Mug on my order placed in late January. It arrived damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -24,7 +24,7 @@ SPEC = VerifierSpec.model_validate(
                 'records': ['11208',
                             '4822 Walker Camp Suite 372',
                             '48797',
-                            '535-889-0440',
+                            '7242359713',
                             '9354 Michele Trail',
                             'CUS-347774',
                             'Dianechester',

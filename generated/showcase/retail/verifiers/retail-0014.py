@@ -1,7 +1,8 @@
 """Verifier of task retail-0014 (write).
 
-Quick one. I'm Jennifer Rivera, and my email is cassandrajones@example.net. I'd like you to
-update the shipping address of my order placed in mid March, using my address.
+Need help. I'm Jennifer Rivera, and my email is cassandrajones@example.net. I'd like you to
+update the shipping address of my order placed in mid March to my address. I won't be at the old
+address when it arrives.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -1,7 +1,8 @@
 """Verifier of task retail-0015 (write).
 
-Hi. This is Jennifer Rivera. Please cancel my order placed in mid March. Use other as the
-reason. I'd also like you to grant me store credit. Use $20.00 as the amount.
+My name is Jennifer Rivera. Please cancel my order placed in mid March. It's for a personal
+reason. I'd also like you to grant me store credit. I think $20.00 in store credit would be
+fair.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -1,8 +1,8 @@
 """Verifier of task retail-0016 (write).
 
 Need help. My name is Jennifer Rivera. I was hoping you could cancel the item for my order
-placed in mid March. And while you're there, please grant me store credit. The amount should be
-$20.00.
+placed in mid March. I don't need that one after all. One more thing: could you also grant me
+store credit. I think $20.00 in store credit would be fair.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

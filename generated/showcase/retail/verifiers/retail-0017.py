@@ -1,7 +1,7 @@
 """Verifier of task retail-0017 (write).
 
-I'm Heather Stephens, and my phone is +1-499-267-5832x907. Could you add an address to my
-account for me?
+I'm Heather Stephens, and my phone is (299)967-5832. Could you add an address to my account for
+me? I'd like to have it on file for future deliveries.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -34,12 +34,10 @@ SPEC = VerifierSpec.model_validate(
                            'key': None}],
      'footprint': {'inserts': {'address': 1}},
      'identity': {'credentials': [{'email': 'csmith@example.com'},
-                                  {'first_name': 'Heather',
-                                   'last_name': 'Stephens',
-                                   'phone': '+1-499-267-5832x907'}],
+                                  {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',
                   'person': 'CUS-100725',
-                  'stated': ['+1-499-267-5832x907', 'Heather', 'Stephens', 'csmith@example.com']},
+                  'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0017'}
 )
 

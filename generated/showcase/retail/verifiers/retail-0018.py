@@ -1,14 +1,15 @@
 """Verifier of task retail-0018 (multi_write).
 
-This is Dennis Brown. For my order placed on March 14, I need you to change the quantity of the
-item and to update the shipping address of that order, using my address in New Jessica.
+Hi there. This is Heather Stephens, and my phone is (299)967-5832. Add an address to my account.
+While you're at it, request a return for the item for my order. I'd like to have it on file for
+future deliveries.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
 - it tried no write on another person's row, even one the runtime refused;
-- the first lookup that returned CUS-450643 took a full credential of theirs and returned only them, before any write was tried;
+- the first lookup that returned CUS-100725 took a full credential of theirs and returned only them, before any write was tried;
 - no message claims a write it did not make, or a refused part done, or speaks to a grader;
 - its messages tell the user what it did: each write reported done.
 """
@@ -18,37 +19,40 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-740184', 'quantity': 5}, 'tool': 'change_item_quantity'},
-                        {'arguments': {'address_id': 'ADR-774059', 'order_id': 'ORD-730875'},
-                         'tool': 'update_shipping_address'}],
-     'expected_changes': [{'after': {'ship_city': 'New Jessica',
-                                     'ship_postal_code': '20758',
-                                     'ship_street': '403 Wade Fork',
-                                     'total': 779.1},
-                           'before': {'ship_city': 'Port Jay',
-                                      'ship_postal_code': '09071',
-                                      'ship_street': '99109 Andrew Knoll Apt. 244',
-                                      'total': 623.28},
-                           'entity': 'order',
-                           'key': 'ORD-730875'},
-                          {'after': {'quantity': 5},
-                           'before': {'quantity': 4},
+    {'expected_calls': [{'arguments': {'city': 'Mitchellview',
+                                       'customer_id': 'CUS-100725',
+                                       'label': 'home',
+                                       'postal_code': '23019',
+                                       'street': '1646 Justin Orchard'},
+                         'tool': 'add_address'},
+                        {'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
+                         'tool': 'request_return'}],
+     'expected_changes': [{'after': {'status': 'return_requested'},
+                           'before': {'status': 'ordered'},
                            'entity': 'order_item',
-                           'key': 'ITM-740184'},
-                          {'after': {'stock': 101},
-                           'before': {'stock': 102},
-                           'entity': 'product',
-                           'key': 'PRD-511291'}],
-     'footprint': {'updates': {'order': {'ORD-730875': {'ship_city': 1,
-                                                        'ship_postal_code': 1,
-                                                        'ship_street': 1,
-                                                        'total': 1}},
-                               'order_item': {'ITM-740184': {'quantity': 1}},
-                               'product': {'PRD-511291': {'stock': 1}}}},
-     'identity': {'credentials': [{'email': 'jeannehernandez@example.com'}],
+                           'key': 'ITM-121901'},
+                          {'after': {'city': 'Mitchellview',
+                                     'customer_id': 'CUS-100725',
+                                     'label': 'home',
+                                     'postal_code': '23019',
+                                     'street': '1646 Justin Orchard'},
+                           'before': None,
+                           'entity': 'address',
+                           'key': None},
+                          {'after': {'created_on': '2026-03-16',
+                                     'item_id': 'ITM-121901',
+                                     'reason': 'wrong_item',
+                                     'status': 'requested'},
+                           'before': None,
+                           'entity': 'return_request',
+                           'key': None}],
+     'footprint': {'inserts': {'address': 1, 'return_request': 1},
+                   'updates': {'order_item': {'ITM-121901': {'status': 1}}}},
+     'identity': {'credentials': [{'email': 'csmith@example.com'},
+                                  {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',
-                  'person': 'CUS-450643',
-                  'stated': ['Brown', 'Dennis', 'jeannehernandez@example.com']},
+                  'person': 'CUS-100725',
+                  'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0018'}
 )
 
