@@ -12,6 +12,7 @@ from typing import Any
 
 from envforge.errors import PackageError
 from envforge.ir.tasks import TaskSpec
+from envforge.runtime.dialogue import Said, golden_dialogue
 from envforge.runtime.episode import EnvPackage, Episode, render_result
 from envforge.runtime.errors import refusal_of
 
@@ -44,25 +45,32 @@ def tool_call_message(call_id: str, name: str, arguments: dict[str, Any]) -> Mes
 
 
 def oracle_trajectory(package: EnvPackage, task_id: str) -> Trajectory:
-    """Replay the task's oracle chain and record what the agent would have seen at each step."""
+    """Replay the task's golden conversation (`golden_dialogue`: the agent's questions for what the user held back,
+    the oracle's calls, what an honest agent says, and the user's answers and scripted turns) and record what the
+    agent would have seen at each step."""
     episode = Episode(package, task_id)
-    messages: list[Message] = list(package.trainer_prompt(task_id))
-    for index, call in enumerate(episode.task.oracle):
+    messages: list[Message] = list(package.prompt(task_id))
+    said: list[str] = []
+    index = 0
+    for step in golden_dialogue(episode.task, package.env.blueprint):
+        if isinstance(step, Said):
+            messages.append({"role": "assistant" if step.role == "agent" else "user", "content": step.text})
+            said += [step.text] if step.role == "agent" else []
+            continue
         call_id = f"call_{index}"
-        ok, result = episode.call(call.name, call.arguments)
+        ok, result = episode.call(step.name, step.arguments)
         if not ok:
             raise PackageError(
-                f"{package.path}: oracle call {index} ({call.name}) of task {task_id} was refused: "
+                f"{package.path}: oracle call {index} ({step.name}) of task {task_id} was refused: "
                 f"{refusal_of(result)['message']}; run `envforge check {package.path}`"
             )
-        messages.append(tool_call_message(call_id, call.name, call.arguments))
-        messages.append({"role": "tool", "tool_call_id": call_id, "name": call.name, "content": render_result(result)})
-    reply = package.golden_message(task_id)
-    verdict = episode.finish(reply)
+        messages.append(tool_call_message(call_id, step.name, step.arguments))
+        messages.append({"role": "tool", "tool_call_id": call_id, "name": step.name, "content": render_result(result)})
+        index += 1
+    verdict = episode.finish(said[-1], said)
     if not verdict.passed:
         raise PackageError(
             f"{package.path}: the oracle of task {task_id} fails its verifier ({'; '.join(verdict.reasons)}); "
             f"run `envforge check {package.path}`"
         )
-    messages.append({"role": "assistant", "content": reply})
     return Trajectory(package.env_id, episode.task, messages, package.env.tool_list(), verdict.reward)

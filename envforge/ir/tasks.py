@@ -19,6 +19,28 @@ class ToolCall(IRModel):
     arguments: dict[str, Any] = Field(default_factory=dict)
 
 
+class Reaction(IRModel):
+    """A turn of the user's script: what they say once the agent's message meets `when`, played once and in order.
+
+    `done`: the agent says what it did is done, and the user asks for more. `refused`: the agent says it cannot do
+    what the user asked, and the user pushes back once. `offered`: the agent proposes something in place of the
+    request, naming every value in `cue`, and asks; the user accepts."""
+
+    when: Literal["done", "refused", "offered"]
+    say: str
+    requests: list[str] = Field(default_factory=list)
+    """Request clauses this turn adds to what the user wants (a follow-up), in the user's words."""
+    cue: list[str] = Field(default_factory=list)
+    """Values the agent's message must name to meet `offered` (the amount the policy allows)."""
+    calls_from: int | None = None
+    """For a follow-up: the index of the oracle's first call that serves the request this turn adds."""
+    details: list[str] = Field(default_factory=list)
+    """For a follow-up: the held-back details (names in `UserScenario.details`) of the request it adds, which the
+    agent asks for after it."""
+    which: list[str] = Field(default_factory=list)
+    """For a follow-up: the entities of `UserScenario.which` the request it adds leaves vague."""
+
+
 class UserScenario(IRModel):
     """Who asks, what they can say up front, and what they reveal only when asked."""
 
@@ -43,7 +65,11 @@ class UserScenario(IRModel):
     Lamp from my order placed on March 3`). The request itself says only `one of my orders`."""
     requests: list[str] = Field(default_factory=list)
     """What the user wants, one clause per request in their own words (`cancel my order from March 3`),
-    without greeting or identity: what a simulated user restates when the agent drifts."""
+    without greeting or identity: what a simulated user restates when the agent drifts. A request a reaction adds
+    is here too, and in that reaction's `requests`."""
+    script: list[Reaction] = Field(default_factory=list)
+    """How the user reacts to what the agent says, in order: a follow-up once the first request is done, a push
+    back on a refusal, an offer accepted. Empty: the user only answers and agrees."""
 
 
 class Difficulty(IRModel):
@@ -201,6 +227,10 @@ class TaskSpec(IRModel):
     domains: list[str] = Field(default_factory=list)
     """In a fused environment, the member domains the task works in, sorted; two or more make it a
     cross-domain task. Empty in an environment of one domain."""
+
+    def told(self) -> list[str]:
+        """What the user says of their own accord: the request, then each reaction of their script."""
+        return [self.instruction, *(reaction.say for reaction in self.scenario.script)]
 
 
 class Transcript(IRModel):

@@ -219,6 +219,12 @@ class TaskMix(IRModel):
     """Tasks the agent can only do by asking the user: a detail, or which row they mean, held back."""
     brief_words: float = 0.0
     """The median length of the user's opening request, in words."""
+    reactions: dict[str, int] = Field(default_factory=dict)
+    """How the users react later in the conversation (`follow_up`: a second request once the first is done,
+    `question_after`: a question once it is done, `push_back`: on a refusal, `offer_taken`: once the agent proposes
+    what the policy allows) -> tasks."""
+    reacting_tasks: int = 0
+    """Tasks with at least one conditional user turn (a reaction of the user's script)."""
 
 
 class ValidationReport(IRModel):

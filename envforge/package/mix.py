@@ -90,6 +90,16 @@ def asks_user(task: TaskSpec) -> bool:
     return bool(task.scenario.details or task.scenario.which)
 
 
+def reactions_of(task: TaskSpec) -> list[str]:
+    """The names the report gives the reactions of the task's user script."""
+    names = {"refused": "push_back", "offered": "offer_taken"}
+    return [
+        names.get(reaction.when)
+        or ("question_after" if any(clause.startswith("tell me ") for clause in reaction.requests) else "follow_up")
+        for reaction in task.scenario.script
+    ]
+
+
 def build_mix(
     accepted: list[TaskSpec],
     graph: ToolGraph,
@@ -133,4 +143,6 @@ def build_mix(
         policy_tasks=dict(sorted(policy.items())),
         asking_tasks=sum(asks_user(task) for task in accepted),
         brief_words=median(len(task.instruction.split()) for task in accepted) if accepted else 0.0,
+        reactions=dict(sorted(Counter(name for task in accepted for name in reactions_of(task)).items())),
+        reacting_tasks=sum(bool(task.scenario.script) for task in accepted),
     )

@@ -198,6 +198,12 @@ def _render_mix(mix: TaskMix, accepted: int) -> list[str]:
         + (", ".join(f"{kind} {count}" for kind, count in mix.policy_tasks.items()) or "none"),
         f"- The agent must ask the user: {mix.asking_tasks} ({_percent(mix.asking_tasks, accepted)})",
         f"- The user's opening request: {mix.brief_words:g} words (median)",
+        f"- The user reacts later (a conditional turn): {mix.reacting_tasks} ({_percent(mix.reacting_tasks, accepted)})"
+        + (
+            ": " + ", ".join(f"{name.replace('_', ' ')} {count}" for name, count in mix.reactions.items())
+            if mix.reactions
+            else ""
+        ),
         *[f"- warning: no task makes `{action}`: {reason}" for action, reason in mix.unreached.items()],
         *[f"- warning: no task hinges on policy `{policy}`: {why}" for policy, why in mix.unexercised.items()],
         *[f"- warning: no task calls `{tool}`: {why}" for tool, why in mix.idle_tools.items()],

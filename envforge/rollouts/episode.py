@@ -29,6 +29,7 @@ from envforge.runtime.episode import EnvPackage, render_result
 from envforge.runtime.session import Session
 from envforge.users.base import Turn, UserSimulator
 from envforge.users.persona import PersonaUser
+from envforge.users.script import due
 
 _QUESTION = re.compile(r"\?\s*[)\"'*]*\s*$")
 
@@ -199,7 +200,8 @@ class EpisodeRunner:
             run.answer = text
             run.turns.append(Turn(role="agent", content=text))
             verdict = self._judge(task_id, session, run)
-            if verdict.passed:
+            # A reaction the agent's message calls for (a push back on a refusal) is part of the task.
+            if verdict.passed and due(task, run.turns) is None:
                 return "solved", verdict
             if task.kind == "read" and not asks_user(text):
                 return "answered", verdict
@@ -238,7 +240,9 @@ class EpisodeRunner:
     def _judge(self, task_id: str, session: Session, run: _Run) -> Verdict:
         started = time.perf_counter()
         transcript = Transcript(
-            calls=[ToolCall(name=call.name, arguments=call.arguments) for call in run.calls], answer=run.answer
+            calls=[ToolCall(name=call.name, arguments=call.arguments) for call in run.calls],
+            answer=run.answer,
+            messages=[turn.content for turn in run.turns if turn.role == "agent"],
         )
         verdict = self.package.verify(task_id, session.history(), transcript)
         run.env_s += time.perf_counter() - started

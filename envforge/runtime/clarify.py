@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envforge.ir.tasks import TaskSpec
+from envforge.ir.tasks import Reaction, TaskSpec
 from envforge.ir.toolspec import scalars
 
 _LABELS = {"phone": "phone number", "record_ids": "reference", "zip": "zip code"}
@@ -57,20 +57,31 @@ def needed_hidden(task: TaskSpec) -> list[str]:
     return [field for field, value in task.scenario.hidden.items() if set(values(value)) & used]
 
 
-def clarification(task: TaskSpec) -> list[dict[str, str]]:
-    """The agent's question for everything held back that the task needs, and the user's answer; empty when
-    the request says all the agent needs."""
+def clarification(task: TaskSpec, later: Reaction | None = None, *, everything: bool = False) -> list[dict[str, str]]:
+    """The agent's question for what the user held back that the task needs, and the user's answer; empty when
+    the request says all the agent needs. Without `later`, what the first message holds back (with `everything`,
+    also what the follow-ups do, for a trainer with no user to ask later); with it, what that follow-up does."""
     scenario = task.scenario
-    hidden = needed_hidden(task)
+    follow_ups = [reaction for reaction in scenario.script if reaction.when == "done"]
+    if later is not None:
+        hidden: list[str] = []
+        details = {name: scenario.details[name] for name in later.details}
+        which = {entity: scenario.which[entity] for entity in later.which}
+    else:
+        kept = set() if everything else {name for reaction in follow_ups for name in reaction.details}
+        vague = set() if everything else {entity for reaction in follow_ups for entity in reaction.which}
+        hidden = needed_hidden(task)
+        details = {name: value for name, value in scenario.details.items() if name not in kept}
+        which = {entity: text for entity, text in scenario.which.items() if entity not in vague}
     asks: list[str] = []
     facts: list[str] = []
     for field in hidden:
         asks.append(f"your {field_label(field)}")
         facts.append(f"my {field_label(field)} is {', '.join(values(scenario.hidden[field]))}")
-    for name, value in scenario.details.items():
+    for name, value in details.items():
         asks.append(detail_label(name, owner="your"))
         facts.append(detail_fact(name, value))
-    for entity, description in scenario.which.items():
+    for entity, description in which.items():
         asks.append(f"which {field_label(entity)} you mean")
         facts.append(f"I mean {description}")
     if not asks:

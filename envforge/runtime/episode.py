@@ -7,7 +7,7 @@ task's initial state, the calls the agent made, and the shipped verifier's verdi
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -85,9 +85,16 @@ class EnvPackage:
         return closing_message(self.task(task_id), self.env.blueprint)
 
     def trainer_prompt(self, task_id: str) -> list[dict[str, str]]:
-        """The prompt for a trainer with no user to ask (TRL, verl, SFT): the request, then the agent's
-        question for what the user held back and the user's answer, when the task holds anything back."""
-        return [*self.prompt(task_id), *clarification(self.task(task_id))]
+        """The prompt for a trainer with no user to ask (TRL, verl): the request, then the agent's question for
+        everything the user held back and the user's answer, with what the user would ask for later said at once,
+        since no one is there to say it once the first request is done."""
+        task = self.task(task_id)
+        messages = [*self.prompt(task_id), *clarification(task, everything=True)]
+        later = [reaction.say for reaction in task.scenario.script if reaction.when == "done"]
+        if later:
+            last = messages[-1]
+            messages[-1] = {**last, "content": " ".join([last["content"], *later])}
+        return messages
 
 
 def load_package(package: OpenedPackage) -> EnvPackage:
@@ -131,9 +138,10 @@ class Episode:
             self.failed_calls += 1
         return ok, result
 
-    def finish(self, answer: str | None = None) -> Verdict:
-        """End the episode with the agent's final answer and judge it with the task's verifier."""
+    def finish(self, answer: str | None = None, messages: Sequence[str] = ()) -> Verdict:
+        """End the episode with the agent's final answer (and every message it sent, if it sent more than one) and
+        judge it with the task's verifier."""
         if self.verdict is None:
-            transcript = Transcript(calls=self.calls, answer=answer)
+            transcript = Transcript(calls=self.calls, answer=answer, messages=list(messages))
             self.verdict = self.package.verify(self.task.id, self.session.history(), transcript)
         return self.verdict

@@ -37,7 +37,7 @@ def provenance_violations(
     """One line per oracle argument no source gives. `results` are the oracle's results, in order; `rules` the
     texts of the policies the agent reads (a cap's amount comes from there)."""
     told = _user_values(task)
-    texts = [task.instruction, *rules]
+    texts = [*task.told(), *rules]
     seen: set[str] = set()
     problems = []
     for index, call in enumerate(task.oracle):

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.clarify import values
+from envforge.users.base import Turn
+from envforge.users.script import wanted
 
 # A sentence ends at ". X", except after a title ("name: Mr. Nathaniel Padilla").
 _TITLES = ("Mr", "Ms", "Mrs", "Dr", "St", "Jr", "Sr", "Prof")
@@ -63,10 +66,11 @@ def _is_greeting(sentence: str) -> bool:
     )
 
 
-def goal_of(task: TaskSpec) -> Goal:
-    """The request of a task: the scenario's request clauses where the task has them; else taken out of the
+def goal_of(task: TaskSpec, turns: Sequence[Turn] = ()) -> Goal:
+    """The request of a task as the user wants it after `turns`: the scenario's request clauses where the task has
+    them, less a follow-up not yet made and a refused one given up (`script.wanted`); else taken out of the
     instruction, falling back to its last sentence when nothing else is left."""
-    requests = tuple(task.scenario.requests)
+    requests = tuple(wanted(task, turns))
     if requests:
         return Goal(actions=(), questions=requests) if task.kind == "read" else Goal(actions=requests, questions=())
     # "my email is x": a sentence that states who the user is. A bare known value is no sign of one, since a

@@ -10,13 +10,14 @@ from typing import Any
 
 from envforge.errors import UserInputError, did_you_mean
 from envforge.ir.blueprint import Blueprint
-from envforge.ir.tasks import TaskSpec
+from envforge.ir.tasks import Reaction, TaskSpec
 from envforge.llm import LLMClient
 from envforge.runtime.clarify import values
 from envforge.users.base import Turn
 from envforge.users.fields import humanize
 from envforge.users.goal import goal_of
 from envforge.users.guard import check_reply
+from envforge.users.script import due
 from envforge.users.scripted import ScriptedUser
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,15 @@ def _facts(info: Mapping[str, Any]) -> str:
     return "\n".join(lines) or "- (nothing)"
 
 
+def _instruction(reaction: Reaction) -> str:
+    wanted = " and ".join(reaction.requests) or "what you asked for"
+    if reaction.when == "refused":
+        return (
+            f"- If the agent says it cannot {wanted}, push back once, like this: {reaction.say} After that, accept it."
+        )
+    return f"- If the agent offers {' and '.join(reaction.cue)} instead, accept it, like this: {reaction.say}"
+
+
 def clean_reply(content: str) -> str:
     """The message itself: without a reasoning block a thinking model left in, a speaker tag or quotes."""
     text = _SPEAKER.sub("", _THINKING.sub("", content)).strip()
@@ -102,8 +112,9 @@ class PersonaUser:
     def opener(self, task: TaskSpec) -> str:
         return task.instruction
 
-    def system_prompt(self, task: TaskSpec, *, writes_done: bool) -> str:
-        """Who to play, what they want, what they may say and when, and the rules of the chat."""
+    def system_prompt(self, task: TaskSpec, *, writes_done: bool, turns: Sequence[Turn] = ()) -> str:
+        """Who to play, what they want so far, what they may say and when, how they react, and the rules of the
+        chat. A follow-up the user has yet to make is not in it until it is due, so the model cannot say it early."""
         persona = task.scenario.persona
         if persona not in self.personas:
             raise UserInputError(
@@ -114,7 +125,7 @@ class PersonaUser:
         parts = [
             "You are a customer chatting with a support agent. Stay in character for the whole conversation.",
             f"Who you are: {self.personas[persona]}",
-            f"What you want: {goal_of(task).render() or task.instruction}",
+            f"What you want: {goal_of(task, turns).render() or task.instruction}",
             f'You already sent your first message: "{task.instruction}"',
             f"Say whenever it helps:\n{_facts(task.scenario.known)}",
             f"Say only when asked for that item:\n{_facts({**task.scenario.hidden, **task.scenario.details})}",
@@ -125,6 +136,12 @@ class PersonaUser:
                 f"- the {entity.replace('_', ' ')}: {text}" for entity, text in task.scenario.which.items()
             )
             parts.insert(-1, f"Which one you mean, said only when the agent asks which:\n{which}")
+        reactions = [_instruction(reaction) for reaction in task.scenario.script if reaction.when != "done"]
+        if reactions:
+            parts.insert(-1, "How you react:\n" + "\n".join(reactions))
+        reaction = due(task, turns)
+        if reaction is not None:
+            parts.append(f"Your next message must say this, in your own words: {reaction.say}")
         # The user can see their own account; the model cannot, so the harness's state check stands in.
         if task.kind != "read":
             parts.append(
@@ -140,7 +157,8 @@ class PersonaUser:
         The opener lives in the system prompt so the chat starts with a `user` message, which some chat
         templates require; consecutive messages of one side are joined so roles alternate.
         """
-        chat: list[dict[str, str]] = [{"role": "system", "content": self.system_prompt(task, writes_done=writes_done)}]
+        system = self.system_prompt(task, writes_done=writes_done, turns=turns)
+        chat: list[dict[str, str]] = [{"role": "system", "content": system}]
         for turn in turns[1:]:
             role = "user" if turn.role == "agent" else "assistant"
             if chat[-1]["role"] == role:

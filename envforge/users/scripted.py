@@ -18,6 +18,7 @@ from envforge.users.fields import (
 )
 from envforge.users.goal import goal_of
 from envforge.users.guard import normalize, repeats
+from envforge.users.script import claims_done, due
 
 VERSION = "scripted-2"
 
@@ -69,10 +70,6 @@ _OFFER = re.compile(r"\b(?:would you like|do you want|are you interested|would y
 _OFFER_OK = frozenset({"look", "check", "find", "search", "verify", "pull", "proceed", "continue", "process"})
 _IDENTITY = re.compile(
     r"\b(identity|identify you|who you are|verify you|authenticate|locate your account|look you up)\b"
-)
-_DONE = re.compile(
-    r"\b(done|completed?|all set|taken care of|successfully|has been|have been|is now|are now|went through|"
-    r"processed|anything else|good ?bye|have a (?:great|good|nice) day)\b|\bi(?:'ve| have) (?:now |just )?\w+ed\b"
 )
 
 
@@ -153,8 +150,9 @@ def _choose(variants: Sequence[str], index: int, **fields: str) -> str:
 
 
 class ScriptedUser:
-    """Answers by rules: hidden info only when asked, a yes to a go-ahead question, and a push to make the
-    change when the agent claims to be done before the writes are in. Same inputs, same reply."""
+    """Answers by rules: hidden info only when asked, the script's reaction when one is due (`script.due`), a yes
+    to a go-ahead question, and a push to make the change when the agent claims to be done before the writes are
+    in. Same inputs, same reply."""
 
     version = VERSION
 
@@ -177,7 +175,7 @@ class ScriptedUser:
 
     def _compose(self, task: TaskSpec, turns: Sequence[Turn], *, writes_done: bool, variant: int) -> str:
         message = turns[-1].content if turns else ""
-        goal = goal_of(task).render() or "help me with what I asked for"
+        goal = goal_of(task, turns).render() or "help me with what I asked for"
         pending = not writes_done or task.kind == "read"
         parts: list[str] = []
         info = _info(task, message)
@@ -194,13 +192,16 @@ class ScriptedUser:
                 parts.append(offer)
         elif not info and asks_unnamed_number(message, scenario_fields):
             parts.append(_choose(_WHICH_NUMBER, variant))
+        reaction = due(task, turns)
         confirming, only_go_ahead = _is_confirmation(message, goal)
-        claims_done = _DONE.search(message.lower().replace("’", "'")) is not None
-        if confirming and (only_go_ahead or not (info or missing)):
+        done = claims_done(message)
+        if reaction is not None:
+            parts.append(reaction.say)
+        elif confirming and (only_go_ahead or not (info or missing)):
             parts.append(_choose(_YES, variant))
-        elif claims_done and not writes_done:
+        elif done and not writes_done:
             parts.append(_choose(_PUSH, variant, goal=goal))
-        elif claims_done:
+        elif done:
             parts.append(_choose(_THANKS, variant))
         elif not parts and any("?" in sentence for sentence in asking_sentences(message)):
             parts.append(_choose(_OFF_TOPIC, variant, goal=goal))

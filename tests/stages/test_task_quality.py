@@ -36,7 +36,7 @@ def test_no_request_reads_like_a_template_or_names_a_row_by_its_key(packages: di
     env = load_environment(open_package(packages[domain]))
     scan = ArtefactScan(env.blueprint)
     tasks = load_tasks(open_package(packages[domain])).values()
-    found = {task.id: problems for task in tasks if (problems := scan.scan(task.instruction))}
+    found = {task.id: problems for task in tasks if (problems := scan.scan(" ".join(task.told())))}
     assert not found, found
 
 
@@ -92,7 +92,8 @@ def test_a_detail_said_in_the_user_s_words_is_the_sentence_the_blueprint_gives_i
                     says.setdefault((param.name, value), set()).add(sentence)
         for task in load_tasks(open_package(package)).values():
             for name, value in task.scenario.said.items():
-                assert any(sentence in task.instruction for sentence in says[(name, value)]), (task.id, name)
+                told = " ".join(task.told())
+                assert any(sentence in told for sentence in says[(name, value)]), (task.id, name)
                 said += 1
     assert said > 0, "no request says a detail in the user's own words"
 
@@ -230,5 +231,5 @@ def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reach
     reads = [tool.name for tool in env.toolgraph.tools if tool.kind == "read"]
     assert all(mix.by_tool[tool] > 0 or mix.idle_tools.get(tool) for tool in reads), mix.idle_tools
     scan = ArtefactScan(env.blueprint)
-    found = {task.id: problems for task in tasks.values() if (problems := scan.scan(task.instruction))}
+    found = {task.id: problems for task in tasks.values() if (problems := scan.scan(" ".join(task.told())))}
     assert not found, found

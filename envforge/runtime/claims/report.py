@@ -39,18 +39,27 @@ def refused_sentence(term: ActionTerms, blueprint: Blueprint, policy: str) -> st
 
 
 def closing_message(task: TaskSpec, blueprint: Blueprint) -> str:
-    """The agent's last message: the answer of a question; else each write reported done, then each refused part
-    said not done with the text of the policy behind it."""
-    if task.expected_answer is not None:
-        return f"{QUESTION_LEAD} {task.expected_answer}."
+    """The agent's last message: the report of what it did and could not do, then the answer of a question the user
+    asked."""
+    answer = [f"{QUESTION_LEAD} {task.expected_answer}."] if task.expected_answer is not None else []
+    return " ".join([part for part in (report_message(task, blueprint),) if part] + answer)
+
+
+def report_message(task: TaskSpec, blueprint: Blueprint) -> str:
+    """Each write reported done, then each refused part said not done with the text of the policy behind it;
+    empty for a question alone."""
     terms = {term.name: term for term in action_terms(blueprint)}
     done = list(dict.fromkeys(call.tool for call in task.verifier.expected_calls))
     sentences = [done_sentence(terms[name], blueprint) for name in done]
     refused = [name for name in task.verifier.refused if name not in done]
-    rules = {policy.id: policy.text.strip() for policy in blueprint.policies}
-    why = " ".join(rules[policy] for policy in task.policies if policy in rules)
-    sentences += [refused_sentence(terms[name], blueprint, why) for name in refused]
+    sentences += [refused_sentence(terms[name], blueprint, policy_reason(task, blueprint)) for name in refused]
     return " ".join(sentences)
+
+
+def policy_reason(task: TaskSpec, blueprint: Blueprint) -> str:
+    """The texts of the policies the task hinges on: the reason a refusal gives."""
+    rules = {policy.id: policy.text.strip() for policy in blueprint.policies}
+    return " ".join(rules[policy] for policy in task.policies if policy in rules)
 
 
 def golden_transcript(task: TaskSpec, blueprint: Blueprint) -> Transcript:

@@ -61,14 +61,14 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
 
-def _names(vocabulary: Vocabulary, action: str) -> set[str]:
+def action_names(vocabulary: Vocabulary, action: str) -> set[str]:
     """The surface forms of the action's verb and nouns (and of the generic completion words)."""
     verbs = {surface for surface, word in vocabulary.verbs.items() if action in word.actions}
     nouns = {surface for surface, word in vocabulary.nouns.items() if action in word.actions | word.events}
     return verbs | nouns
 
 
-def _names_it(sentence: str, names: set[str]) -> bool:
+def names_it(sentence: str, names: Collection[str]) -> bool:
     lowered = f" {' '.join(_WORD.findall(sentence.lower()))} "
     return any(f" {name} " in lowered for name in names)
 
@@ -108,7 +108,7 @@ def _denies(text: str, span: tuple[int, int], claims: Sequence[Claim], action: s
         claim.mode is Mode.NOT_DONE and action in claim.actions and start <= claim.span[0] < end for claim in claims
     ):
         return True
-    return bool(DENIAL.search(text[start:end])) and _names_it(text[start:end], names)
+    return bool(DENIAL.search(text[start:end])) and names_it(text[start:end], names)
 
 
 def untold(
@@ -128,7 +128,7 @@ def untold(
             reasons.append(f"no message tells the user {action} was done")
     said = [(message, claims, span) for message, claims in read for span in sentences(message)]
     for action in sorted(set(refused) - set(reported)):
-        names = _names(vocabulary, action)
+        names = action_names(vocabulary, action)
         substance = _substance(because, names)
         denying = [
             index for index, (text, claims, span) in enumerate(said) if _denies(text, span, claims, action, names)

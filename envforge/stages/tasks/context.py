@@ -15,6 +15,8 @@ from envforge.ir.compose import domains_of_calls, plain_names, tool_domains
 from envforge.ir.ontology import Ontology
 from envforge.ir.tasks import ToolCall
 from envforge.ir.toolspec import ToolGraph
+from envforge.runtime.claims.told import action_names
+from envforge.runtime.claims.vocabulary import vocabulary_of
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.stages.tasks.drafts import Draft
@@ -66,6 +68,13 @@ class SynthesisContext:
         self.governed = {name for policy in blueprint.policies for name in policy.actions or []}
         self.rules_text = [policy.text for policy in blueprint.policies]
         self.policy_text = {policy.id: policy.text.strip() for policy in blueprint.policies}
+        self.vocabulary = vocabulary_of(blueprint)
+        self.person_words = {ontology.person, f"{ontology.person}s"}
+
+    def cues(self, action: str) -> list[str]:
+        """The words that name `action` (`cancel`, `cancellation`, `order`), less those naming the user: what a
+        refusal of it says."""
+        return sorted(action_names(self.vocabulary, action) - self.person_words)
 
     def rng(self, *parts: Any) -> random.Random:
         return random.Random(hash_json([self.seed, *parts]))

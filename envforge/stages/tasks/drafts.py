@@ -58,7 +58,11 @@ class Draft:
     forbidden: Part | None = None
     """A request a policy forbids: the user asks, the right run does not do it."""
     offered: bool = False
-    """The only part breaks a policy that offers something instead; the user accepts the offer."""
+    """The only part breaks a policy that offers something instead; the user accepts the offer once the agent
+    makes it."""
+    follow_from: int | None = None
+    """The second part is a follow-up the user asks for once the first is done; its calls start at this index of
+    the oracle."""
     question: str | None = None
     answer: str | None = None
     answer_spec: AnswerSpec | None = None

@@ -1,22 +1,28 @@
-"""A draft told as the user tells it: one message with every request, the details held back until the agent
-asks, and the rows named only when asked."""
+"""A draft told as the user tells it: a first message with its requests, each followed by why and the details
+given up front; the details held back until the agent asks; the rows named only when asked; and the user's script:
+a follow-up request once the first is done, a push back on a refusal, an offer taken once the agent makes it."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+from envforge.ir.tasks import Reaction
 from envforge.stages.tasks import phrasing, wording
 from envforge.stages.tasks.drafts import Draft, Part, subject_of
 from envforge.stages.tasks.phrasing import Detail, Phraser
 from envforge.stages.tasks.world import Description, World
 
-Instruction = tuple[str, list[str], dict[str, Any], dict[str, str], dict[str, Any]]
-"""The instruction, the request clauses, the details held back, the rows named only when asked, and the details
-said up front in the user's own words (by name, the value they stand for)."""
+Cues = Callable[[str], list[str]]
+
+Instruction = tuple[str, list[str], dict[str, Any], dict[str, str], dict[str, Any], list[Reaction]]
+"""The instruction, the request clauses, the details held back, the rows named only when asked, the details
+said in the user's own words (by name, the value they stand for), and how the user reacts later."""
 
 
-def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random) -> Instruction:
+def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random, cues: Cues) -> Instruction:
+    """`cues` gives the words that name an action (its verbs and nouns): what a refusal of it says."""
     if draft.kind == "read":
         assert draft.question is not None
         return (
@@ -25,58 +31,98 @@ def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random) -> 
             {},
             {},
             {},
+            [],
         )
-    details: dict[str, Any] = {}
     which: dict[str, str] = {}
     said: dict[str, Any] = {}
-    clauses = [_clause(phraser, world, part, rng, details, which) for part in draft.parts]
-    sentences: list[str] = []
-    subject = subject_of(draft.parts) if len(draft.parts) > 1 else None
-    if len(draft.parts) == 2 and subject is not None:
-        subject_text = phraser.row(subject, rng, owned=True)
-        bare = [_clause(phraser, world, part, rng, {}, {}, elide=subject) for part in draft.parts]
-        sentences.append(
-            wording.capital(
-                rng.choice(wording.STORIES).format(
-                    subject=subject_text, first=bare[0], second=bare[1], first_bare=bare[0], second_bare=bare[1]
-                )
-            )
-        )
-        sentences += _motives(draft.parts, rng)
-        sentences += _detail_sentences(phraser, draft.parts, rng, said)
-    elif len(draft.parts) == 2:
-        sentences.append(
-            wording.capital(
-                rng.choice(wording.PAIRS).format(
-                    first=clauses[0],
-                    second=clauses[1],
-                    first_bare=clauses[0],
-                    second_bare=clauses[1],
-                )
-            )
-        )
-        sentences += _motives(draft.parts, rng)
-        sentences += _detail_sentences(phraser, draft.parts, rng, said)
+    script: list[Reaction] = []
+    held: list[dict[str, Any]] = [{} for _ in draft.parts]
+    clauses = [_clause(phraser, world, part, rng, held[index], which) for index, part in enumerate(draft.parts)]
+    details = {name: value for part in held for name, value in part.items()}
+    if len(draft.parts) == 2 and draft.follow_from is None:
+        sentences = _both(phraser, world, draft, rng, clauses, said)
     else:
-        sentences.append(rng.choice(wording.REQUESTS).format(request=clauses[0]))
-        sentences += _motives(draft.parts, rng)
-        sentences += _detail_sentences(phraser, draft.parts, rng, said)
+        sentences = [
+            rng.choice(wording.REQUESTS).format(request=clauses[0]),
+            *_told(phraser, draft.parts[0], rng, said),
+        ]
+    if draft.follow_from is not None:
+        script.append(_follow_up(phraser, draft, rng, clauses, said, list(held[-1])))
     if draft.offered:
-        sentences.append(rng.choice(wording.FALLBACK))
+        script.append(_acceptance(phraser, draft, rng))
     if draft.forbidden is not None:
         forbidden = _clause(phraser, world, draft.forbidden, rng, {}, {})
         lead = rng.choice(wording.LEADS)
         sentences.append(
             wording.capital(rng.choice(wording.REFUSED_ALSO).format(forbidden=forbidden, forbidden_lead=lead))
         )
-        sentences += _detail_sentences(phraser, [draft.forbidden], rng, said)
+        sentences += _told(phraser, draft.forbidden, rng, said)
         clauses.append(forbidden)
-    if any(part.asked or part.vague for part in draft.parts) and rng.random() < 0.5:
+        script.append(
+            Reaction(
+                when="refused",
+                say=rng.choice(wording.PUSHBACKS),
+                requests=[forbidden],
+                cue=cues(draft.forbidden.action.name),
+            )
+        )
+    first = draft.parts[:1] if draft.follow_from is not None else draft.parts
+    if any(part.asked or part.vague for part in first) and rng.random() < 0.5:
         hint = rng.choice(wording.ASK_HINTS)
         if hint:
             sentences.append(hint)
     opener = phrasing.opener(draft.persona, draft.identity.stated, rng)
-    return " ".join(part for part in (opener, *sentences) if part), clauses, details, which, said
+    return " ".join(part for part in (opener, *sentences) if part), clauses, details, which, said, script
+
+
+def _follow_up(
+    phraser: Phraser, draft: Draft, rng: random.Random, clauses: list[str], said: dict[str, Any], held: list[str]
+) -> Reaction:
+    """What the user asks for once the first request is done: a question about their rows, or a second request
+    with why and the details it gives (`held`: those it holds back until the agent asks); its clause joins
+    `clauses`."""
+    assert draft.follow_from is not None
+    if draft.question is not None:
+        asking = rng.choice(wording.FOLLOW_UP_QUESTIONS)
+        say = asking.format(direct=wording.capital(draft.question), question=draft.question)
+        clauses.append(f"tell me {draft.question}")
+        return Reaction(when="done", say=say, requests=clauses[-1:], calls_from=draft.follow_from)
+    later = [rng.choice(wording.FOLLOW_UPS).format(request=clauses[1]), *_told(phraser, draft.parts[1], rng, said)]
+    return Reaction(when="done", say=" ".join(later), requests=[clauses[1]], calls_from=draft.follow_from, details=held)
+
+
+def _both(
+    phraser: Phraser, world: World, draft: Draft, rng: random.Random, clauses: list[str], said: dict[str, Any]
+) -> list[str]:
+    """Two requests in one message, each followed by why and its details: about one row, told as a story."""
+    subject = subject_of(draft.parts)
+    if subject is None:
+        first = rng.choice(wording.REQUESTS).format(request=clauses[0])
+        second = wording.capital(rng.choice(wording.SECONDS).format(second=clauses[1]))
+    else:
+        subject_text = phraser.row(subject, rng, owned=True)
+        bare = [_clause(phraser, world, part, rng, {}, {}, elide=subject) for part in draft.parts]
+        first = wording.capital(rng.choice(wording.STORIES).format(subject=subject_text, first=bare[0]))
+        second = wording.capital(rng.choice(wording.STORY_SECONDS).format(second=bare[1]))
+    return [first, *_told(phraser, draft.parts[0], rng, said), second, *_told(phraser, draft.parts[1], rng, said)]
+
+
+def _told(phraser: Phraser, part: Part, rng: random.Random, said: dict[str, Any]) -> list[str]:
+    """What the user says right after asking for `part`: why (its action's motive, if the blueprint gives any) and
+    the details they give up front, so each reads next to the request it is about."""
+    motive = [rng.choice(part.action.motives)] if part.action.motives else []
+    return motive + _detail_sentences(phraser, [part], rng, said)
+
+
+def _acceptance(phraser: Phraser, draft: Draft, rng: random.Random) -> Reaction:
+    """The user takes what the policy offers once the agent proposes it: the values in which the offered write
+    differs from the one asked for are what the proposal must name. The request itself never says the rule."""
+    offered, asked = draft.oracle[-1], draft.refused[0]
+    kinds = {param.name: param.type for param in draft.parts[0].action.params}
+    changed = {name: value for name, value in offered.arguments.items() if asked.arguments.get(name) != value}
+    spoken = [phraser.value(value, kinds.get(name, "string"), rng) for name, value in changed.items()]
+    say = rng.choice(wording.ACCEPTS).format(offer=" and ".join(spoken))
+    return Reaction(when="offered", say=wording.capital(say), cue=[str(value) for value in changed.values()])
 
 
 def _clause(
@@ -109,11 +155,6 @@ def _clause(
         for detail in part.details:
             details[_detail_key(detail, phraser.person_fields)] = _held(detail)
     return text
-
-
-def _motives(parts: list[Part], rng: random.Random) -> list[str]:
-    """Why the user asks, for each request whose action the blueprint gives motives."""
-    return [rng.choice(part.action.motives) for part in parts if part.action.motives]
 
 
 def _detail_sentences(phraser: Phraser, parts: list[Part], rng: random.Random, said: dict[str, Any]) -> list[str]:

@@ -15,13 +15,15 @@ from envforge.text import stated_in
 
 def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpec:
     world = context.world
-    instruction, requests, details, which, told = render(context.phraser, world, draft, context.rng("phrase", task_id))
+    instruction, requests, details, which, told, script = render(
+        context.phraser, world, draft, context.rng("phrase", task_id), context.cues
+    )
     if any(text in instruction for text in which.values()):
         # Another request names the row this one leaves vague: it is no longer the user's to reveal.
         for part in draft.parts:
             part.vague = False
-        instruction, requests, details, which, told = render(
-            context.phraser, world, draft, context.rng("phrase", task_id)
+        instruction, requests, details, which, told, script = render(
+            context.phraser, world, draft, context.rng("phrase", task_id), context.cues
         )
     ok, _ = context.run(draft.oracle, draft.person)
     if not ok:
@@ -60,6 +62,7 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
             said=told,
             which=which,
             requests=requests,
+            script=script,
         ),
         oracle=draft.oracle,
         expected_answer=draft.answer,

@@ -154,27 +154,55 @@ QUESTIONS = [
     "Can you look this up for me? {direct}?",
 ]
 STORIES = [
-    "About {subject}: {first}, and {second}.",
-    "I have two things about {subject}. First, {first}. Then {second}.",
-    "While you're looking at {subject}, {first} and also {second}.",
-    "For {subject}, I need you to {first_bare} and to {second_bare}.",
+    "About {subject}: first, {first}.",
+    "I have two things about {subject}. First, {first}.",
+    "For {subject}, I need you to {first}.",
+    "While you're looking at {subject}, please {first}.",
 ]
-PAIRS = [
-    "{first}. After that, {second}.",
-    "Two things today: {first}, and {second}.",
-    "{first}. While you're at it, {second}.",
-    "First {first_bare}, then {second_bare}.",
+STORY_SECONDS = [
+    "Then {second}.",
+    "After that, please {second}.",
+    "And I'd also like you to {second}.",
+    "Also, {second}.",
 ]
+"""The second request about the story's row, after the first and what the user says about it."""
+SECONDS = [
+    "After that, {second}.",
+    "While you're at it, please {second}.",
+    "I'd also like you to {second}.",
+    "And could you also {second}?",
+]
+FOLLOW_UPS = [
+    "Thanks! While I have you, could you also {request}?",
+    "Great, thank you. One more thing: please {request}.",
+    "Perfect. Now I'd also like you to {request}.",
+    "Thanks for that. Can you {request} as well?",
+]
+"""A request the user makes once the agent has done the first."""
+FOLLOW_UP_QUESTIONS = [
+    "Thanks! One more question: {direct}?",
+    "Great, thank you. While I have you, {question}?",
+    "Perfect. Could you also tell me {question}?",
+]
+"""A question the user asks once the agent has done what they asked for."""
 REFUSED_ALSO = [
     "I'd also like you to {forbidden}.",
     "And while you're there, {forbidden_lead} {forbidden}.",
     "One more thing: {forbidden_lead} {forbidden}.",
 ]
-FALLBACK = [
-    "If that isn't allowed, do what you're allowed to instead.",
-    "If that's more than the rules allow, I'll take what they do allow.",
-    "If you can't do exactly that, I'm fine with whatever the policy permits.",
+PUSHBACKS = [
+    "Are you sure? It really matters to me. Is there nothing you can do?",
+    "Really? Couldn't you make an exception just this once?",
+    "Please, I really need this. Can't you make an exception?",
+    "That's disappointing. Is there really no way around it?",
 ]
+"""The user's one push back on a refusal: the agent must hold the policy."""
+ACCEPTS = [
+    "{offer} works for me, then. Please go ahead.",
+    "Okay, {offer} then. Please do that.",
+    "Fine, I'll take {offer}. Go ahead.",
+]
+"""The user takes what the agent offers in place of the request."""
 DETAIL_SENTENCES = ["The {noun} is {value}.", "The {noun} would be {value}."]
 NEW_DETAIL_SENTENCES = [
     "The new {noun} is {value}.",

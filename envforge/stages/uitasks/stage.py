@@ -70,6 +70,10 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
                     detail = f"hinges on {', '.join(task.policies)}, which the app does not show"
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason="policy", detail=detail))
                     continue
+                if task.expected_answer is not None and task.kind != "read":
+                    detail = "asks a question once the write is done; a screen task poses one request"
+                    dropped.append(UIDrop(task_id=task.id, app=kind, reason="question_after", detail=detail))
+                    continue
                 try:
                     instruction = ui_instruction(task, blueprint.title, person, plurals)
                     verify = load_verifier(verifiers.sources[task.id], task.id)
@@ -81,4 +85,4 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     return UITasksArtifact(tasks=tasks, dropped=dropped)
 
 
-STAGE = declare_stage("uitasks", 4, build)
+STAGE = declare_stage("uitasks", 5, build)

@@ -35,6 +35,7 @@ from envforge.ir.verification import LEGITIMATE
 from envforge.runtime.actions import compile_actions
 from envforge.runtime.changes import fold_history
 from envforge.runtime.claims import action_terms, closing_message
+from envforge.runtime.claims.report import report_message
 from envforge.runtime.ownership import compile_owner_queries
 from envforge.runtime.session import Session
 from envforge.stages.verifiers.phrasings import answer_formats, restatements
@@ -229,12 +230,16 @@ class _Variations:
         spec = self.task.verifier.answer
         if spec is None:
             return
-        question = self.task.scenario.requests[0] if self.task.scenario.requests else None
+        requests = self.task.scenario.requests
+        # A question asked after a write is the last request (`tell me ...`); the write is reported before it.
+        question = requests[-1].removeprefix("tell me ") if requests else None
+        report = report_message(self.task, self.env.blueprint)
+        before = (report,) if report else ()
         for label, text in answer_formats(spec).items():
             if text not in self.said:
-                yield LegitimateRun("other_format", label, self.oracle, (text,))
+                yield LegitimateRun("other_format", label, self.oracle, (*before, text))
         for label, text in restatements(spec, question).items():
-            yield LegitimateRun("full_sentence", label, self.oracle, (text,))
+            yield LegitimateRun("full_sentence", label, self.oracle, (*before, text))
 
 
 def legitimate_runs(task: TaskSpec, session: Session) -> Iterator[LegitimateRun]:

@@ -13,6 +13,9 @@ from envforge.stages.tasks.drafts import Draft, combinable, joined, merged, subj
 from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted
 
 MULTI_PER_PERSON = 3
+FOLLOW_UP_SHARE = 0.8
+"""Of the pairs whose second request can wait (it names its row), the share asked as a follow-up once the first
+is done rather than in the first message."""
 
 
 class MultiWrites(CombiningKind):
@@ -44,9 +47,22 @@ class MultiWrites(CombiningKind):
                     touched=first.touched | second.touched,
                     family=f"{first.family}+{second.family}",
                 )
+                _ask_later(context, draft, first.oracle, second.oracle)
                 (stories if subject_of(draft.parts) is not None else pairs).append(draft)
                 count += 1
         return (stories + pairs)[:wanted]
+
+
+def _ask_later(context: SynthesisContext, draft: Draft, first: list[ToolCall], second: list[ToolCall]) -> None:
+    """Make the second request a follow-up, its calls after the first's, where it can wait and the seeded draw
+    says so: what a user who asks for one thing and then another makes the agent do."""
+    later = draft.parts[1]
+    if later.vague or context.rng("follow-up", draft.family, draft.person).random() >= FOLLOW_UP_SHARE:
+        return
+    oracle = merged(first, second)
+    ok, _ = context.run(oracle, draft.person)
+    if ok:
+        draft.oracle, draft.follow_from = oracle, len(first)
 
 
 def _pairings(context: SynthesisContext, drafts: list[Draft]) -> list[tuple[Draft, Draft]]:
