@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from envforge.stages.tasks.kinds.allowance import Allowances
 from envforge.stages.tasks.kinds.kind import DraftKind
 from envforge.stages.tasks.kinds.multi_write import MultiWrites
 from envforge.stages.tasks.kinds.offer import Offers
@@ -15,8 +16,9 @@ KINDS: tuple[DraftKind, ...] = (
     MultiWrites(allowed=SINGLE_WRITES),
     Offers(),
     Refusals(allowed=SINGLE_WRITES),
+    Allowances(),
     Questions(),
 )
 """The order is part of the seeded output: a kind drafts from those before it (multi-writes and refusals
-combine single writes; offers and forbidden requests are met while drafting single writes), and the share of a
+combine single writes; offers, allowances and forbidden requests are met while drafting single writes), and the share of a
 mix several kinds fill lists their drafts in this order."""
