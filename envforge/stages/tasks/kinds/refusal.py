@@ -37,13 +37,14 @@ class Refusals(CombiningKind):
                 if not ok:
                     continue
                 call = forbidden.forbidden
-                still = (
-                    context.session.breaches(call.action.name, call.arguments)
-                    or not context.session.call_tool(call.action.name, call.arguments)[0]
-                )
+                # The allowed request done first may change what the forbidden one is judged on (a bag removed
+                # frees a place): ask it only where a policy it broke still forbids it, for that policy.
+                verdicts = context.session.verdicts(call.action.name, call.arguments)
+                still = [
+                    verdict.policy for verdict in verdicts if verdict.policy in forbidden.policies and not verdict.holds
+                ]
                 if not still:
                     continue
-                verdicts = context.session.verdicts(call.action.name, call.arguments)
                 drafts.append(
                     Draft(
                         "write",
@@ -55,10 +56,10 @@ class Refusals(CombiningKind):
                         [other.parts[0]],
                         forbidden=call,
                         touched=other.touched,
-                        policies=forbidden.policies,
+                        policies=still,
                         refused=[ToolCall(name=call.action.name, arguments=call.arguments)],
                         family=f"{forbidden.family}+{other.family}",
-                        conditions=turning_of(verdicts, forbidden.policies),
+                        conditions=turning_of(verdicts, still),
                     )
                 )
                 paired += 1
