@@ -191,6 +191,13 @@ class UIReplaySummary(IRModel):
     """The first page problems and failures, one line each."""
 
 
+def weighing_share(conditions_per_policy_task: dict[int, int]) -> float:
+    """The share of policy tasks whose verdict turns on two or more conditions of their policies."""
+    tasks = sum(conditions_per_policy_task.values())
+    weighing = sum(count for conditions, count in conditions_per_policy_task.items() if conditions >= 2)
+    return weighing / tasks if tasks else 0.0
+
+
 class TaskMix(IRModel):
     """What the accepted tasks ask for: coverage of actions and tools, and how varied the requests are."""
 
@@ -223,12 +230,6 @@ class TaskMix(IRModel):
     """Tasks the agent can only do by asking the user: a detail, or which row they mean, held back."""
     brief_words: float = 0.0
     """The median length of the user's opening request, in words."""
-
-    def weighing_share(self) -> float:
-        """The share of policy tasks whose verdict turns on two or more conditions of their policies."""
-        tasks = sum(self.conditions_per_policy_task.values())
-        weighing = sum(count for conditions, count in self.conditions_per_policy_task.items() if conditions >= 2)
-        return weighing / tasks if tasks else 0.0
 
 
 class ValidationReport(IRModel):

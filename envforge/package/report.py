@@ -22,6 +22,7 @@ from envforge.ir.verification import (
     UIReplaySummary,
     ValidationReport,
     VariationRate,
+    weighing_share,
 )
 
 
@@ -201,7 +202,11 @@ def _render_mix(mix: TaskMix, accepted: int) -> list[str]:
             ", ".join(f"{conditions}: {count}" for conditions, count in mix.conditions_per_policy_task.items())
             or "none"
         )
-        + (f" ({mix.weighing_share():.0%} turn on two or more)" if mix.conditions_per_policy_task else ""),
+        + (
+            f" ({weighing_share(mix.conditions_per_policy_task):.0%} turn on two or more)"
+            if mix.conditions_per_policy_task
+            else ""
+        ),
         f"- The agent must ask the user: {mix.asking_tasks} ({_percent(mix.asking_tasks, accepted)})",
         f"- The user's opening request: {mix.brief_words:g} words (median)",
         *[f"- warning: no task makes `{action}`: {reason}" for action, reason in mix.unreached.items()],
