@@ -65,9 +65,9 @@ def test_the_table_has_a_row_per_class_and_a_column_per_domain(packages: dict[st
     assert rows["legitimate:confirm_first"] == [f"{confirm[0]}/{confirm[0]}", f"{confirm[1]}/{confirm[1]}"]
     mix = _report(retail).mix
     assert mix is not None and mix.conditions_per_policy_task
-    cells = ", ".join(f"{number}: {count}" for number, count in mix.conditions_per_policy_task.items())
+    shown = ", ".join(f"{number}: {count}" for number, count in mix.conditions_per_policy_task.items())
     assert (
-        f"retail: conditions per policy task (how many of its policies' conditions the verdict turns on): {cells}"
+        f"retail: conditions per policy task (how many of its policies' conditions the verdict turns on): {shown}"
         in " ".join(result.stdout.split())
     )
 
