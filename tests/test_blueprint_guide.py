@@ -52,6 +52,10 @@ def test_the_guide_snippet_items_go_at_the_end_of_their_lists() -> None:
     )
 
 
+def test_the_guides_rules_of_several_conditions_are_the_shipped_retail_policies_word_for_word() -> None:
+    assert guide_snippet("conditions") in (REPO / "blueprints" / "retail.yaml").read_text(encoding="utf-8")
+
+
 def test_the_guides_ledger_example_is_the_shipped_clinics_invariant_word_for_word() -> None:
     assert guide_snippet("ledger") in (REPO / "blueprints" / "clinic.yaml").read_text(encoding="utf-8")
 

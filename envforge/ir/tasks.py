@@ -221,6 +221,11 @@ class TaskSpec(IRModel):
     intent: str = ""
     """What the task asks, for curricula and the report's diversity figures: `cancel_order`,
     `cancel_order+add_address`, `ask:order.status`, `refuse:return_window+add_address`, `offer:store_credit_cap`."""
+    conditions: list[str] = Field(default_factory=list)
+    """The conditions of `policies` that the verdict on the request they judge turns on: each, changed alone,
+    would change whether the request is allowed (`customer.loyalty_tier == 'gold'` where a gold customer returns
+    an item on day 45, which a silver one could not). Empty for tasks no policy decides; a request that breaks two
+    conditions at once turns on neither alone."""
     forbidden: list[ToolCall] = Field(default_factory=list)
     """Calls the user asks for that a policy forbids: the request as asked, which the right run refuses or
     replaces by what the policy offers. The gate checks that a run making one fails."""

@@ -191,6 +191,13 @@ class UIReplaySummary(IRModel):
     """The first page problems and failures, one line each."""
 
 
+def weighing_share(conditions_per_policy_task: dict[int, int]) -> float:
+    """The share of policy tasks whose verdict turns on two or more conditions of their policies."""
+    tasks = sum(conditions_per_policy_task.values())
+    weighing = sum(count for conditions, count in conditions_per_policy_task.items() if conditions >= 2)
+    return weighing / tasks if tasks else 0.0
+
+
 class TaskMix(IRModel):
     """What the accepted tasks ask for: coverage of actions and tools, and how varied the requests are."""
 
@@ -214,7 +221,11 @@ class TaskMix(IRModel):
     request_shapes: int
     """Distinct requests once greetings, the user's identity and every value are masked."""
     policy_tasks: dict[str, int]
-    """`refuse` (a forbidden request next to an allowed one) and `offer` (a policy changes the action) -> tasks."""
+    """`refuse` (a forbidden request next to an allowed one), `offer` (a policy changes the action) and `allow` (a
+    policy allows the request only on two or more conditions at once) -> tasks."""
+    conditions_per_policy_task: dict[int, int] = Field(default_factory=dict)
+    """How many conditions of its policies a policy task's verdict turns on (`TaskSpec.conditions`, counted as
+    one where the request breaks two at once and so turns on neither alone) -> policy tasks."""
     asking_tasks: int
     """Tasks the agent can only do by asking the user: a detail, or which row they mean, held back."""
     brief_words: float = 0.0

@@ -100,6 +100,13 @@ def reactions_of(task: TaskSpec) -> list[str]:
     ]
 
 
+def _policy_kind(task: TaskSpec) -> str:
+    """What a policy does in the task: `offer`s something instead, `allow`s the request on several conditions,
+    or forbids it (`refuse`)."""
+    kind = task.intent.partition(":")[0]
+    return kind if kind in ("offer", "allow") else "refuse"
+
+
 def build_mix(
     accepted: list[TaskSpec],
     graph: ToolGraph,
@@ -126,7 +133,7 @@ def build_mix(
         for policy in blueprint.policies
         if policy.actions and policy.id not in hinged
     }
-    policy = Counter("offer" if task.intent.startswith("offer:") else "refuse" for task in accepted if task.policies)
+    policy = Counter(_policy_kind(task) for task in accepted if task.policies)
     return TaskMix(
         by_action={action: by_tool[action] for action in writes},
         by_tool={tool.name: by_tool[tool.name] for tool in graph.tools},
@@ -141,6 +148,9 @@ def build_mix(
         intents=dict(sorted(Counter(task.intent or task.kind for task in accepted).items())),
         request_shapes=len({request_shape(task, clock) for task in accepted}),
         policy_tasks=dict(sorted(policy.items())),
+        conditions_per_policy_task=dict(
+            sorted(Counter(max(1, len(task.conditions)) for task in accepted if task.policies).items())
+        ),
         asking_tasks=sum(asks_user(task) for task in accepted),
         brief_words=median(len(task.instruction.split()) for task in accepted) if accepted else 0.0,
         reactions=dict(sorted(Counter(name for task in accepted for name in reactions_of(task)).items())),

@@ -22,6 +22,7 @@ from envforge.ir.verification import (
     UIReplaySummary,
     ValidationReport,
     VariationRate,
+    weighing_share,
 )
 
 
@@ -196,6 +197,16 @@ def _render_mix(mix: TaskMix, accepted: int) -> list[str]:
         f"- Request shapes: {mix.request_shapes} distinct of {accepted} tasks; {len(mix.intents)} intents",
         f"- Hinging on a policy: {policy} ({_percent(policy, accepted)}): "
         + (", ".join(f"{kind} {count}" for kind, count in mix.policy_tasks.items()) or "none"),
+        "- Conditions per policy task (how many of its policies' conditions the verdict turns on): "
+        + (
+            ", ".join(f"{conditions}: {count}" for conditions, count in mix.conditions_per_policy_task.items())
+            or "none"
+        )
+        + (
+            f" ({weighing_share(mix.conditions_per_policy_task):.0%} turn on two or more)"
+            if mix.conditions_per_policy_task
+            else ""
+        ),
         f"- The agent must ask the user: {mix.asking_tasks} ({_percent(mix.asking_tasks, accepted)})",
         f"- The user's opening request: {mix.brief_words:g} words (median)",
         f"- The user reacts later (a conditional turn): {mix.reacting_tasks} ({_percent(mix.reacting_tasks, accepted)})"

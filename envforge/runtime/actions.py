@@ -16,6 +16,7 @@ from envforge.ir.blueprint import (
     InsertEffect,
     UpdateEffect,
 )
+from envforge.ir.conditions import RuleVerdict, conditions_of
 from envforge.ir.expressions import CompiledExpression, ExpressionError, compile_expression
 from envforge.ir.stored_forms import Form, stored_arguments, stored_forms
 from envforge.ir.toolspec import ToolArguments, ToolResult
@@ -199,6 +200,18 @@ class ActionRunner:
         Raises ToolError when the call cannot bind its rows."""
         scope = self._scope(action, arguments)
         return [str(check.policy) for check in action.kept_by_agent if not self._evaluate(check.require, scope)]
+
+    def verdicts(self, action: CompiledAction, arguments: ToolArguments) -> list[RuleVerdict]:
+        """Each policy on the action (of either keeper): whether the call keeps it on the current state, and the
+        conditions that verdict turns on. Writes nothing; raises ToolError when rows cannot bind."""
+        scope = self._scope(action, arguments)
+        try:
+            return [
+                conditions_of(check.require.source).verdict(str(check.policy), scope)
+                for check in (*action.policies, *action.kept_by_agent)
+            ]
+        except ExpressionError as exc:
+            raise ToolError("precondition_failed", f"the request does not fit the records: {exc}") from None
 
     def offer(self, action: CompiledAction, arguments: ToolArguments) -> tuple[str, str, ToolArguments] | None:
         """The first broken policy (of either keeper) that offers something instead: its id, the offered action

@@ -8,6 +8,7 @@ import sqlite3
 from typing import Any
 
 from envforge.hashing import canonical_json, hash_bytes
+from envforge.ir.conditions import RuleVerdict
 from envforge.ir.tasks import RunHistory
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.dispatch import Dispatcher, shown_name
@@ -119,6 +120,18 @@ class Session:
             return []
         try:
             return runner.breaches(action, arguments)
+        except ToolError:
+            return []
+
+    def verdicts(self, tool: str, arguments: ToolArguments) -> list[RuleVerdict]:
+        """Each policy on `tool`: whether calling it with `arguments` now keeps the policy, and the conditions
+        that verdict turns on (`envforge.ir.conditions`). Empty for reads and for calls that cannot bind."""
+        runner = self.dispatcher.actions
+        action = runner.actions.get(tool)
+        if action is None:
+            return []
+        try:
+            return runner.verdicts(action, arguments)
         except ToolError:
             return []
 

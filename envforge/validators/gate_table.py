@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from envforge.ir.display import Display, Table
-from envforge.ir.verification import LEGITIMATE, ValidationReport
+from envforge.ir.verification import LEGITIMATE, ValidationReport, weighing_share
 from envforge.runtime.opened_package import broken, first_error, open_package
 from envforge.validators.loaded_package import require_package
 
@@ -34,6 +34,8 @@ class PackageGate:
     legitimate: dict[str, tuple[int, int]]
     dropped: dict[str, int] = field(default_factory=dict)
     """Legitimate variation -> candidate tasks the gate dropped because their verifier rejected a run of it."""
+    conditions: dict[int, int] = field(default_factory=dict)
+    """How many conditions of its policies a policy task's verdict turns on -> the package's policy tasks."""
 
     def failures(self) -> list[str]:
         """Each cheat class the shipped verifiers accepted, each legitimate variation they rejected."""
@@ -69,6 +71,7 @@ def read_package_gate(path: Path) -> PackageGate:
         cheats={kind: (rate.false_positives, rate.mutants) for kind, rate in gate.by_class.items()},
         legitimate={name: (rate.accepted, rate.played) for name, rate in gate.legitimate.items()},
         dropped=dict(sorted(dropped.items())),
+        conditions=report.mix.conditions_per_policy_task if report.mix is not None else {},
     )
 
 
@@ -102,6 +105,7 @@ class GateTable:
                     "cheats": figures(package.cheats),
                     "legitimate": figures(package.legitimate),
                     "dropped_for_legitimate": package.dropped,
+                    "conditions_per_policy_task": package.conditions,
                 }
                 for package in self.packages
             ],
@@ -123,6 +127,14 @@ class GateTable:
             + ", ".join(f"{name} {count}" for name, count in package.dropped.items())
             for package in self.packages
             if package.dropped
+        ]
+        lines += [
+            f"{package.domain}: conditions per policy task (how many of its policies' conditions the verdict turns "
+            "on): "
+            + ", ".join(f"{conditions}: {count}" for conditions, count in package.conditions.items())
+            + f" ({weighing_share(package.conditions):.0%} on two or more)"
+            for package in self.packages
+            if package.conditions
         ]
         alarms = [f"FAILED {failure}" for package in self.packages for failure in package.failures()]
         return Display(tables=[Table(title, columns, rows)], lines=lines, alarms=alarms)

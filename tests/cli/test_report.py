@@ -13,6 +13,7 @@ from envforge.hashing import hash_bytes
 from envforge.ir.verification import ValidationReport
 from envforge.package import update_package
 from envforge.runtime.opened_package import open_package
+from envforge.runtime.tasks import load_tasks
 from tests.conftest import envforge_cli
 from tests.stages.adversaries import VARIATIONS
 
@@ -38,6 +39,12 @@ def test_every_package_is_a_column_with_each_cheat_at_zero_and_each_legitimate_v
         assert all(cell["accepted"] == cell["played"] > 0 for cell in column["legitimate"].values()), column
         played = sum(cell["played"] for cell in column["legitimate"].values())
         assert played == sum(run.kind == "legitimate" for task in report.tasks if task.accepted for run in task.mutants)
+        assert report.mix is not None
+        conditions = {int(number): count for number, count in column["conditions_per_policy_task"].items()}
+        assert conditions == report.mix.conditions_per_policy_task
+        assert sum(conditions.values()) == sum(
+            bool(task.policies) for task in load_tasks(open_package(Path(column["path"]))).values()
+        )
 
 
 def test_the_table_has_a_row_per_class_and_a_column_per_domain(packages: dict[str, Path]) -> None:
@@ -56,6 +63,13 @@ def test_the_table_has_a_row_per_class_and_a_column_per_domain(packages: dict[st
     assert rows["wrong_argument"] == [f"0/{wrong[0].mutants}", f"0/{wrong[1].mutants}"]
     confirm = gate.legitimate["confirm_first"].played, other.legitimate["confirm_first"].played
     assert rows["legitimate:confirm_first"] == [f"{confirm[0]}/{confirm[0]}", f"{confirm[1]}/{confirm[1]}"]
+    mix = _report(retail).mix
+    assert mix is not None and mix.conditions_per_policy_task
+    shown = ", ".join(f"{number}: {count}" for number, count in mix.conditions_per_policy_task.items())
+    assert (
+        f"retail: conditions per policy task (how many of its policies' conditions the verdict turns on): {shown}"
+        in " ".join(result.stdout.split())
+    )
 
 
 def test_a_cheat_accepted_or_a_legitimate_run_rejected_exits_1_naming_it(retail_package: Path, tmp_path: Path) -> None:

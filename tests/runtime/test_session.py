@@ -167,12 +167,33 @@ def test_a_policy_left_to_the_agent_lets_the_call_through_and_only_breaches_name
     assert session.offer("grant_store_credit", asked) == (
         "store_credit_cap",
         "grant_store_credit",
-        {**asked, "amount": 50},
+        {**asked, "amount": 25},
     )
     assert session.breaches("grant_store_credit", {"customer_id": gold["customer_id"], "amount": 20}) == []
     result = session.call("grant_store_credit", asked)
     assert fields(result["customer"])["store_credit"] == pytest.approx(standard["store_credit"] + 75)
     assert session.breaches("get_customer", {"customer_id": gold["customer_id"]}) == []
+
+
+def test_verdicts_say_whether_each_policy_on_a_call_holds_and_which_conditions_that_turns_on(
+    retail_env: Environment,
+) -> None:
+    session = Session(retail_env)
+    gold = first(session, "list_customers", loyalty_tier="gold")
+    cap = "args.amount <= (50 if customer.loyalty_tier == 'gold' else 25)"
+    tier = "customer.loyalty_tier == 'gold'"
+    allowed = {
+        verdict.policy: verdict
+        for verdict in session.verdicts("grant_store_credit", {"customer_id": gold["customer_id"], "amount": 40})
+    }
+    assert allowed["store_credit_cap"].holds and allowed["store_credit_cap"].turning == (cap, tier)
+    over = {
+        verdict.policy: verdict
+        for verdict in session.verdicts("grant_store_credit", {"customer_id": gold["customer_id"], "amount": 75})
+    }
+    assert not over["store_credit_cap"].holds and over["store_credit_cap"].turning == (cap,)
+    assert session.verdicts("get_customer", {"customer_id": gold["customer_id"]}) == []
+    assert session.verdicts("grant_store_credit", {"customer_id": "CUS-000000", "amount": 5}) == []
 
 
 def test_sql_metacharacters_are_data_not_sql(retail_env: Environment) -> None:

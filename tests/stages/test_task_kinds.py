@@ -6,6 +6,7 @@ from __future__ import annotations
 from envforge.ir.blueprint import PersonaSpec
 from envforge.ir.tasks import ToolCall
 from envforge.stages.tasks.drafts import Draft, Identity
+from envforge.stages.tasks.kinds.allowance import Allowances
 from envforge.stages.tasks.kinds.kind import DraftKind
 from envforge.stages.tasks.kinds.multi_write import MultiWrites
 from envforge.stages.tasks.kinds.offer import Offers
@@ -34,18 +35,21 @@ def test_a_kind_that_combines_the_drafts_of_another_is_drafted_after_it() -> Non
 def test_a_share_of_several_kinds_is_deduplicated_and_balanced_as_one_list() -> None:
     offers = [_draft("offer:a", "1"), _draft("offer:a", "2"), _draft("offer:b", "3"), _draft("offer:a", "1")]
     refusals = [_draft("refuse:c", "4"), _draft("refuse:c", "5"), _draft("refuse:d", "6")]
+    allowances = [_draft("allow:e", "7"), _draft("allow:e", "8")]
     policy = [kind for kind in KINDS if kind.share == "policy"]
-    assert [type(kind) for kind in policy] == [Offers, Refusals]
+    assert [type(kind) for kind in policy] == [Offers, Refusals, Allowances]
     drafted: dict[DraftKind, list[Draft]] = {kind: [] for kind in KINDS}
-    for kind, drafts in zip(policy, (offers, refusals), strict=True):
+    for kind, drafts in zip(policy, (offers, refusals, allowances), strict=True):
         drafted[kind] = finished(drafts, balanced=kind.balanced)
     pooled = pools_of(KINDS, drafted)["policy"]
-    assert pooled == finished([*offers, *refusals], balanced=True)
+    assert pooled == finished([*offers, *refusals, *allowances], balanced=True)
     assert [(draft.family, draft.oracle[0].arguments["order_id"]) for draft in pooled] == [
         ("offer:a", "1"),
         ("offer:b", "3"),
         ("refuse:c", "4"),
         ("refuse:d", "6"),
+        ("allow:e", "7"),
         ("offer:a", "2"),
         ("refuse:c", "5"),
+        ("allow:e", "8"),
     ]

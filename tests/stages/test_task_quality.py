@@ -178,14 +178,15 @@ def test_what_the_user_holds_back_is_needed_and_not_said_up_front(packages: dict
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_a_policy_task_rewards_only_the_run_that_keeps_the_policy(packages: dict[str, Path], domain: str) -> None:
     """Doing only what is allowed (or what the policy offers) scores 1; doing the forbidden request as asked,
-    alone or besides, scores 0; doing nothing scores 0."""
+    alone or besides, scores 0; doing nothing scores 0. An allowance forbids nothing: its request is the
+    allowed one."""
     package = packages[domain]
     env = load_environment(open_package(package))
     session = Session(env)
     policy_tasks = [task for task in load_tasks(open_package(package)).values() if task.policies]
     assert policy_tasks, f"no {domain} task hinges on a policy"
     for task in policy_tasks:
-        assert task.forbidden, task.id
+        assert bool(task.forbidden) != task.intent.startswith("allow:"), task.id
         assert set(task.policies) <= {policy.id for policy in env.blueprint.policies}
         verify = load_package_verifier(open_package(package), task.id).verify
         session.act_for(task.scenario.person)

@@ -61,6 +61,10 @@ class SynthesisContext:
         """Requests a policy forbids, met while drafting single writes: refusals ask them beside allowed ones."""
         self.offers: list[Draft] = []
         """Requests a policy answers with an offer the user accepts, met while drafting single writes."""
+        self.allowances: list[Draft] = []
+        """Allowed requests a policy weighs on two or more conditions at once, met while drafting single writes."""
+        self.met: set[tuple[str, tuple[str, ...]]] = set()
+        """The kinds of policy task met so far (family, conditions): single writes try on for a new one."""
         self.paired: Counter[str] = Counter()
         """Policy -> forbidden requests breaking it that refusals tried to ask beside an allowed one."""
         self.rules = {policy.id for policy in blueprint.policies if policy.actions}

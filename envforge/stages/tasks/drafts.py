@@ -73,6 +73,8 @@ class Draft:
     """The forbidden request as asked (for the gate's `policy_breach` mutants)."""
     family: str = ""
     """The intent, for balancing and for the report's diversity figures."""
+    conditions: tuple[str, ...] = ()
+    """The conditions of `policies` the verdict on the request they judge turns on (`envforge.ir.conditions`)."""
 
 
 def told_in_full(draft: Draft) -> Part:

@@ -78,6 +78,7 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
             refused_because=[context.policy_text[policy] for policy in draft.policies] if draft.refused else [],
         ),
         policies=draft.policies,
+        conditions=list(draft.conditions),
         domains=context.domains(draft),
         intent=draft.family,
         forbidden=draft.refused,

@@ -64,9 +64,10 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
         site = AppSite(env, apps.spec, app_templates(asset_loader(apps.assets, kind)), None)
         with TestClient(site.app()) as client:
             for task in verifiers.accepted:
-                if task.policies:
+                if task.forbidden:
                     # The right run refuses part of the request by a rule only policy.md states; a screen task
-                    # has no policy to read, so it would only teach doing what is asked.
+                    # has no policy to read, so it would only teach doing what is asked. A request a policy
+                    # allows (an allowance) is done as asked, on screens too.
                     detail = f"hinges on {', '.join(task.policies)}, which the app does not show"
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason="policy", detail=detail))
                     continue
@@ -85,4 +86,4 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     return UITasksArtifact(tasks=tasks, dropped=dropped)
 
 
-STAGE = declare_stage("uitasks", 5, build)
+STAGE = declare_stage("uitasks", 6, build)

@@ -19,10 +19,12 @@ class Offers(DraftKind):
         return list(context.offers)
 
 
-def keep_offer(context: SynthesisContext, draft: Draft, offer: tuple[str, str, dict[str, Any]]) -> bool:
-    """Keep the single write `draft`, which breaks a policy offering something instead, as an offer whose oracle
-    takes the offer. False when the offer itself is refused or breaks another rule (the request is then
-    forbidden outright)."""
+def keep_offer(
+    context: SynthesisContext, draft: Draft, offer: tuple[str, str, dict[str, Any]], conditions: tuple[str, ...]
+) -> bool:
+    """Keep the single write `draft`, which breaks a policy offering something instead on `conditions`, as an offer
+    whose oracle takes the offer. False when the offer itself is refused or breaks another rule (the request is
+    then forbidden outright)."""
     policy, tool, arguments = offer
     write = ToolCall(name=tool, arguments=arguments)
     lookups = draft.oracle[:-1]
@@ -46,6 +48,8 @@ def keep_offer(context: SynthesisContext, draft: Draft, offer: tuple[str, str, d
             policies=[policy],
             refused=[draft.oracle[-1]],
             family=f"offer:{policy}",
+            conditions=conditions,
         )
     )
+    context.met.add((f"offer:{policy}", conditions))
     return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 from envforge.ir.tasks import ToolCall
 from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, combinable, joined, merged, told_in_full
+from envforge.stages.tasks.kinds.allowance import turning_of
 from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted
 
 PAIRINGS = 2
@@ -36,10 +37,12 @@ class Refusals(CombiningKind):
                 if not ok:
                     continue
                 call = forbidden.forbidden
-                still = (
-                    context.session.breaches(call.action.name, call.arguments)
-                    or not context.session.call_tool(call.action.name, call.arguments)[0]
-                )
+                # The allowed request done first may change what the forbidden one is judged on (a bag removed
+                # frees a place): ask it only where a policy it broke still forbids it, for that policy.
+                verdicts = context.session.verdicts(call.action.name, call.arguments)
+                still = [
+                    verdict.policy for verdict in verdicts if verdict.policy in forbidden.policies and not verdict.holds
+                ]
                 if not still:
                     continue
                 drafts.append(
@@ -53,9 +56,10 @@ class Refusals(CombiningKind):
                         [other.parts[0]],
                         forbidden=call,
                         touched=other.touched,
-                        policies=forbidden.policies,
+                        policies=still,
                         refused=[ToolCall(name=call.action.name, arguments=call.arguments)],
                         family=f"{forbidden.family}+{other.family}",
+                        conditions=turning_of(verdicts, still),
                     )
                 )
                 paired += 1
@@ -67,19 +71,22 @@ class Refusals(CombiningKind):
 
 
 def _policies_in_turn(forbidden: list[Draft]) -> list[Draft]:
-    """The forbidden requests, each policy's first before any policy's second, so the refusal tasks reach every
-    policy a request broke before they repeat one."""
-    turns: dict[str, int] = {}
+    """The forbidden requests, the first of each policy and the conditions it is broken on before any second, so
+    the refusal tasks reach every policy a request broke, through each of its conditions, before they repeat
+    one."""
+    turns: dict[tuple[str, tuple[str, ...]], int] = {}
     ranked = []
     for index, draft in enumerate(forbidden):
-        policy = draft.policies[0] if draft.policies else ""
-        turns[policy] = turns.get(policy, -1) + 1
-        ranked.append((turns[policy], index, draft))
+        way = (draft.policies[0] if draft.policies else "", draft.conditions)
+        turns[way] = turns.get(way, -1) + 1
+        ranked.append((turns[way], index, draft))
     return [draft for _, _, draft in sorted(ranked, key=lambda entry: entry[:2])]
 
 
-def forbid(context: SynthesisContext, draft: Draft, policies: list[str]) -> None:
-    """Keep the single write `draft`, which `policies` forbid, to ask for next to an allowed request."""
+def forbid(context: SynthesisContext, draft: Draft, policies: list[str], conditions: tuple[str, ...]) -> None:
+    """Keep the single write `draft`, which `policies` forbid on `conditions`, to ask for next to an allowed
+    request."""
+    context.met.add((f"refuse:{policies[0]}", conditions))
     context.forbidden.append(
         Draft(
             "write",
@@ -92,5 +99,6 @@ def forbid(context: SynthesisContext, draft: Draft, policies: list[str]) -> None
             touched=draft.touched,
             policies=policies,
             family=f"refuse:{policies[0]}",
+            conditions=conditions,
         )
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from envforge.stages.tasks.kinds.allowance import Allowances
 from envforge.stages.tasks.kinds.kind import DraftKind
 from envforge.stages.tasks.kinds.multi_write import MultiWrites
 from envforge.stages.tasks.kinds.offer import Offers
@@ -17,10 +18,11 @@ KINDS: tuple[DraftKind, ...] = (
     MultiWrites(allowed=SINGLE_WRITES),
     Offers(),
     Refusals(allowed=SINGLE_WRITES),
+    Allowances(),
     QUESTIONS,
     WritesThenQuestions(allowed=SINGLE_WRITES, questions=QUESTIONS),
 )
 """The order is part of the seeded output: a kind drafts from those before it (multi-writes and refusals
-combine single writes, and writes-then-questions single writes with questions; offers and forbidden requests are
-met while drafting single writes), and the share of a
+combine single writes, and writes-then-questions single writes with questions; offers, allowances and forbidden
+requests are met while drafting single writes), and the share of a
 mix several kinds fill lists their drafts in this order."""

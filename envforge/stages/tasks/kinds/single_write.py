@@ -15,6 +15,7 @@ from envforge.stages.tasks.arguments import plain_values
 from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft
 from envforge.stages.tasks.identity import identify
+from envforge.stages.tasks.kinds.allowance import keep_allowance, turning_of
 from envforge.stages.tasks.kinds.kind import Drafted, DraftKind
 from envforge.stages.tasks.kinds.offer import keep_offer
 from envforge.stages.tasks.kinds.refusal import forbid
@@ -72,14 +73,15 @@ def _single_writes(context: SynthesisContext, action: ActionSpec, persons: list[
         combos = list(itertools.islice(itertools.product(*options), 500))
         rng.shuffle(combos)
         found = False
-        breaches = len(context.forbidden) + len(context.offers)
-        # Past the first success, keep trying for a request a policy forbids or changes (a policy task).
+        met = len(context.met)
+        # Past the first success, keep trying for a policy task of a kind not met yet: a request a policy forbids,
+        # changes or allows, on conditions no such request turned on before.
         for combo in combos[: ATTEMPTS_PER_PERSON * (2 if governed else 1)]:
             draft = _write_draft(context, action, tool, person, dict(zip(names, combo, strict=True)), rng)
             if draft is not None and not found:
                 drafts.append(draft)
                 found = True
-            if found and (not governed or len(context.forbidden) + len(context.offers) > breaches):
+            if found and (not governed or len(context.met) > met):
                 break
     return drafts
 
@@ -112,23 +114,28 @@ def _write_draft(
     session = context.session
     breached = session.breaches(action.name, arguments)
     offer = session.offer(action.name, arguments)
+    verdicts = session.verdicts(action.name, arguments)
     ok, results = context.run([*lookups, write], person)
     touched = {(tool.param_refs[name], str(arguments[name])) for name in tool.param_refs}
     draft = Draft("write", person, persona, identity, [*lookups, write], 1, [part], touched=touched, family=action.name)
-    if offer is not None and keep_offer(context, draft, offer):
+    if offer is not None and keep_offer(context, draft, offer, turning_of(verdicts, [offer[0]])):
         return None
     if not ok:
         refusal = results[-1].get("error", {})
         if refusal.get("code") == "policy_violation" and refusal.get("policy") in context.rules:
-            forbid(context, draft, [str(refusal["policy"])])
+            policies = [str(refusal["policy"])]
+            forbid(context, draft, policies, turning_of(verdicts, policies))
         context.failures[action.name][_reason(results[-1])] += 1
         return None
     if breached:
-        forbid(context, draft, breached)
+        forbid(context, draft, breached, turning_of(verdicts, breached))
         return None
     history = session.history()
     if not fold_history(history.writes, history.keys):
         context.failures[action.name]["every attempt asked for what already holds"] += 1
+        return None
+    if keep_allowance(context, draft, verdicts):
+        context.met.add((draft.family, draft.conditions))
         return None
     return draft
 
