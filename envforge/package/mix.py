@@ -68,7 +68,8 @@ def idle_reason(tool: ToolSpec, graph: ToolGraph, used: Counter[str]) -> str:
         covering = [other.name for other in others if shown <= set(other.shown_fields())]
         if covering:
             return f"the tasks reach {rows} rows through {' or '.join(covering)}, which shows every field it does"
-        listed = {name for other in others for name in other.shown_fields()}
+        listings = [other for other in graph.tools if other.entity == tool.entity and other.operation == "list"]
+        listed = {name for other in listings for name in other.shown_fields()}
         details = ", ".join(name.replace("_", " ") for name in tool.shown_fields() if name not in listed)
         return f"no task asks for a detail of a {rows} only it shows ({details})"
     if tool.operation == "find":

@@ -81,4 +81,4 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     return UITasksArtifact(tasks=tasks, dropped=dropped)
 
 
-STAGE = declare_stage("uitasks", 4, build)
+STAGE = declare_stage("uitasks", 5, build)
