@@ -25,13 +25,13 @@ SHIPPED = [path.stem for path in BLUEPRINTS if path.parent.name == "blueprints"]
 def test_a_list_shows_a_summary_and_the_get_tool_the_details(retail_env: Environment) -> None:
     graph = retail_env.toolgraph
     listed = graph.tool("list_orders").shown_fields()
-    assert listed == ["order_id", "customer_id", "status", "placed_on", "delivered_on", "total"]
+    assert set(listed) == {"order_id", "customer_id", "status", "placed_on", "delivered_on", "total"}
     assert {"ship_street", "ship_city", "ship_postal_code"} <= set(graph.tool("get_order").shown_fields())
     assert "get_order shows the rest" in graph.tool("list_orders").description
     session = Session(retail_env)
     page = session.call("list_orders", {"limit": 3})
     items = [dict(row) for row in _rows(page)]
-    assert [list(row) for row in items] == [listed] * 3
+    assert [set(row) for row in items] == [set(listed)] * 3
     row = session.call("get_order", {"order_id": items[0]["order_id"]})
     assert row["ship_postal_code"] and set(listed) < set(row)
 
