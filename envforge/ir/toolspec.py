@@ -54,6 +54,11 @@ class ToolSpec(IRModel):
     output_refs: dict[str, str] = Field(default_factory=dict)
     """Output field path (e.g. `items[].order_id`) -> entity whose key it holds."""
 
+    def shown_fields(self) -> list[str]:
+        """The fields a READ tool shows of each row: its row's, or its listing's items' (a list shows a summary)."""
+        items = self.returns.get("properties", {}).get("items", {}).get("items")
+        return list((items if isinstance(items, dict) else self.returns).get("properties", {}))
+
     def openai_tool(self) -> dict[str, Any]:
         """The tool in OpenAI function-calling form."""
         return {

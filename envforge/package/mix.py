@@ -7,7 +7,6 @@ import re
 from collections import Counter
 from datetime import date
 from statistics import median
-from typing import Any
 
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import TaskSpec
@@ -55,33 +54,29 @@ def request_shape(task: TaskSpec, clock: date) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
-def _fields(schema: dict[str, Any]) -> set[str]:
-    """The fields a READ tool shows of each row: its own, or its listing's items'."""
-    items = schema.get("properties", {}).get("items", {}).get("items")
-    return set((items if isinstance(items, dict) else schema).get("properties", {}))
-
-
 def idle_reason(tool: ToolSpec, graph: ToolGraph, used: Counter[str]) -> str:
     """Why a READ tool is in no task: what the tasks use instead (`used`: tool -> tasks calling it), or what no
     request starts from."""
-    shown = _fields(tool.returns)
-    listings = [
-        other.name
+    shown = set(tool.shown_fields())
+    others = [
+        other
         for other in graph.tools
-        if other.kind == "read"
-        and other.entity == tool.entity
-        and other.operation == "list"
-        and used[other.name]
-        and shown <= _fields(other.returns)
+        if other.kind == "read" and other.entity == tool.entity and other.name != tool.name and used[other.name]
     ]
-    if tool.operation == "get" and listings:
-        rows = tool.entity.replace("_", " ")
-        return f"the tasks reach {rows} rows through {' or '.join(listings)}, which shows every field it does"
+    rows = tool.entity.replace("_", " ")
+    if tool.operation == "get":
+        covering = [other.name for other in others if shown <= set(other.shown_fields())]
+        if covering:
+            return f"the tasks reach {rows} rows through {' or '.join(covering)}, which shows every field it does"
+        listings = [other for other in graph.tools if other.entity == tool.entity and other.operation == "list"]
+        listed = {name for other in listings for name in other.shown_fields()}
+        details = ", ".join(name.replace("_", " ") for name in tool.shown_fields() if name not in listed)
+        return f"no task asks for a detail of a {rows} only it shows ({details})"
     if tool.operation == "find":
         by = " or ".join(tool.filters) or "its field"
-        return f"no user names a {tool.entity.replace('_', ' ')} by its {by.replace('_', ' ')}"
+        return f"no user names a {rows} by its {by.replace('_', ' ')}"
     if tool.operation == "list":
-        return f"no request is about {tool.entity.replace('_', ' ')} rows beyond what other lookups show"
+        return f"no request is about {rows} rows beyond what other lookups show"
     return "no task asks for a detail only it shows"
 
 

@@ -156,7 +156,7 @@ class Dispatcher:
             elif tool.operation == "find":
                 self.handlers[tool.name] = self._find(tool.name, runtime, tool.filters[0])
             elif tool.operation == "list":
-                self.handlers[tool.name] = self._list(runtime)
+                self.handlers[tool.name] = self._list(runtime, tool.shown_fields())
             else:
                 self.handlers[tool.name] = self.actions.handler(tool.name)
 
@@ -221,7 +221,8 @@ class Dispatcher:
 
         return find
 
-    def _list(self, runtime: EntityRuntime) -> Handler:
+    def _list(self, runtime: EntityRuntime, shown: list[str]) -> Handler:
+        """A page of rows, each as the listing's summary (`shown`): the details are the get tool's."""
         text = runtime.statements.text_fields
 
         def listing(arguments: ToolArguments) -> ToolResult:
@@ -232,7 +233,8 @@ class Dispatcher:
             total = self.connection.execute(count_sql, params).fetchone()[0]
             params["limit"] = arguments.get("limit", LIST_LIMIT_DEFAULT)
             params["offset"] = arguments.get("offset", 0)
-            items = [row_dict(runtime, row) for row in self.connection.execute(page_sql, params)]
+            rows = (row_dict(runtime, row) for row in self.connection.execute(page_sql, params))
+            items = [{name: row[name] for name in shown} for row in rows]
             return {"items": items, "total": total}
 
         return listing

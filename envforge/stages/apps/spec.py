@@ -157,7 +157,10 @@ def build_app_spec(blueprint: Blueprint, ontology: Ontology, toolgraph: ToolGrap
                     entity=entity.name,
                     title=label_of(entity.plural),
                     tool=listing[0].name,
-                    columns=columns[: LIST_COLUMNS + 1],
+                    # A list shows what its tool lists of each row; the rest is on the record's own screen.
+                    columns=[column for column in columns if column.name in listing[0].shown_fields()][
+                        : LIST_COLUMNS + 1
+                    ],
                     search=search,
                     actions=[form.tool for form in actions if form.entity == entity.name and form.record_param is None],
                 )

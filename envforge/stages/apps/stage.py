@@ -40,4 +40,4 @@ def build(inputs: AppsInputs, config: GenerateConfig) -> AppsArtifact:
     return AppsArtifact(spec=spec, assets=app_assets())
 
 
-STAGE = declare_stage("apps", 2, build, fingerprint=assets_fingerprint)
+STAGE = declare_stage("apps", 3, build, fingerprint=assets_fingerprint)

@@ -7,7 +7,8 @@ import random
 from typing import Any
 
 from envforge.ir.blueprint import ActionSpec, UpdateEffect
-from envforge.ir.naming import list_tool_name
+from envforge.ir.expressions import compile_expression
+from envforge.ir.naming import get_tool_name, list_tool_name
 from envforge.ir.tasks import ToolCall
 from envforge.ir.toolspec import ToolSpec
 from envforge.stages.tasks.drafts import Part
@@ -60,6 +61,7 @@ def request_of(
             target, owned, target_param = described, world.is_owned(entity), name
         else:
             others.append((name, described))
+    lookups.extend(call for call in detail_reads(world, action, arguments, identify) if call not in lookups)
     # In the blueprint's order, which tells a street before its city.
     details = [
         Detail(param, arguments[param.name], _replaces(action, param.name))
@@ -76,6 +78,27 @@ def request_of(
         and rng.random() < VAGUE_SHARE
     )
     return Part(action, arguments, target, owned, others, details, asked, vague, lookups, target_param)
+
+
+def detail_reads(world: World, action: ActionSpec, arguments: dict[str, Any], identify: ToolCall) -> list[ToolCall]:
+    """The get calls a careful agent makes before `action`: one for each row an argument names whose details (a
+    fare's seats left, a loan's renewals) the action's preconditions or policies read, since lists leave details
+    out. A person found by a one-row lookup (`find_member_by_email`) was shown whole already."""
+    rules = [condition.require for condition in action.preconditions]
+    rules += [
+        policy.require for policy in world.session.env.blueprint.policies if action.name in (policy.actions or [])
+    ]
+    read = {(ref.root, ref.attr) for rule in rules for ref in compile_expression(rule).references}
+    whole = world.tools[identify.name].entity if world.tools[identify.name].operation != "list" else None
+    calls = []
+    for binding in action.bind:
+        param = (binding.key or "").removeprefix("args.")
+        if not binding.key or param == binding.key or param not in arguments or binding.entity == whole:
+            continue
+        spec = world.entity(binding.entity)
+        if any((binding.name, name) in read for name in {f.name for f in spec.fields} - world.listed(spec.name)):
+            calls.append(ToolCall(name=get_tool_name(spec.name), arguments={spec.key: arguments[param]}))
+    return calls
 
 
 def _catalog_lookup(world: World, entity: str, key: str, description: Description) -> list[ToolCall]:

@@ -232,8 +232,16 @@ class World:
             return (f"earliest:{name}", mine)
         return None
 
+    def listed(self, entity: str) -> set[str]:
+        """The fields the entity's list tool shows of each row: what an agent tells listed rows apart by."""
+        lister = self.tools.get(list_tool_name(self.entity(entity).plural))
+        return set(lister.shown_fields() if lister is not None else [f.name for f in self.entity(entity).fields])
+
     def _descriptor_fields(self, spec: OntologyEntity) -> list[str]:
-        fields: list[FieldSpec] = [f for f in spec.fields if f.type in DESCRIPTOR_TYPES and field_phrase(f) is not None]
+        listed = self.listed(spec.name)
+        fields: list[FieldSpec] = [
+            f for f in spec.fields if f.type in DESCRIPTOR_TYPES and f.name in listed and field_phrase(f) is not None
+        ]
         fields.sort(key=lambda f: (not f.searchable, f.type not in ("date", "datetime", "string"), f.type == "money"))
         names = [f.name for f in fields]
         # "placed in late February" before "placed on February 22": people remember roughly when.

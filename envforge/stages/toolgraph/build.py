@@ -20,19 +20,38 @@ from envforge.ir.toolspec import JSONSchema, ToolEdge, ToolGraph, ToolSpec
 
 LIST_LIMIT_MAX = 100
 LIST_LIMIT_DEFAULT = 20
+LISTED_TYPES = ("id", "ref", "enum", "boolean", "date", "datetime")
 
 
 def _object(properties: dict[str, Any], required: list[str]) -> JSONSchema:
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
-def row_schema(entity: OntologyEntity, relations: dict[str, bool]) -> JSONSchema:
-    """A row as tools return it. `relations` maps ref fields to whether they are required."""
+def row_schema(entity: OntologyEntity, relations: dict[str, bool], shown: list[str] | None = None) -> JSONSchema:
+    """A row as tools return it, all its fields or those `shown`. `relations` maps ref fields to whether they are
+    required."""
+    fields = [field for field in entity.fields if shown is None or field.name in shown]
     properties = {
         field.name: value_schema(field, nullable=field.nullable or relations.get(field.name) is False)
-        for field in entity.fields
+        for field in fields
     }
-    return _object(properties, [field.name for field in entity.fields])
+    return _object(properties, [field.name for field in fields])
+
+
+def listed_fields(entity: OntologyEntity) -> list[str]:
+    """What a list shows of each row, as a real list endpoint does: the key and links, what rows are filtered,
+    found or named by (searchable and unique fields, statuses and kinds, flags, a declared phrase), when they
+    happened (dates) and the row's own amount (`total`, `price`). The rest (street lines, counts, balances, other
+    amounts, notes) only the entity's get tool shows, which is what makes it a tool an agent needs."""
+    return [
+        field.name
+        for field in entity.fields
+        if field.type in LISTED_TYPES
+        or field.searchable
+        or field.unique
+        or field.phrase is not None
+        or (field.type == "money" and "_" not in field.name)
+    ]
 
 
 class _Deriver:
@@ -45,8 +64,8 @@ class _Deriver:
             self.parents[relation.child][relation.field] = relation.parent
             self.required[relation.child][relation.field] = relation.required
 
-    def rows(self, entity: OntologyEntity) -> JSONSchema:
-        return row_schema(entity, self.required[entity.name])
+    def rows(self, entity: OntologyEntity, shown: list[str] | None = None) -> JSONSchema:
+        return row_schema(entity, self.required[entity.name], shown)
 
     def row_refs(self, entity: OntologyEntity, prefix: str) -> dict[str, str]:
         refs = {f"{prefix}{entity.key}": entity.name}
@@ -113,18 +132,24 @@ class _Deriver:
             "description": "Items to skip.",
         }
         names = ", ".join(field.name for field in filters) or "nothing"
+        shown = listed_fields(entity)
         return ToolSpec(
             name=list_tool_name(entity.plural),
             description=(
                 f"List {entity.plural} filtered by any of: {names}; all filters must match. "
-                f"Returns the matching items (at most `limit`, ordered by {entity.key}) and their total count."
+                f"Returns the matching items (at most `limit`, ordered by {entity.key}) and their total count"
+                + (
+                    f"; each item shows {', '.join(shown)}, and {get_tool_name(entity.name)} shows the rest."
+                    if len(shown) < len(entity.fields)
+                    else "."
+                )
             ),
             kind="read",
             operation="list",
             entity=entity.name,
             parameters=_object(properties, []),
             returns=_object(
-                {"items": {"type": "array", "items": self.rows(entity)}, "total": {"type": "integer"}},
+                {"items": {"type": "array", "items": self.rows(entity, shown)}, "total": {"type": "integer"}},
                 ["items", "total"],
             ),
             reads=[entity.name],

@@ -20,4 +20,4 @@ def build(inputs: ToolGraphInputs, config: GenerateConfig) -> ToolGraphArtifact:
     return ToolGraphArtifact(toolgraph=graph, picture=render_svg(graph))
 
 
-STAGE = declare_stage("toolgraph", 3, build)
+STAGE = declare_stage("toolgraph", 4, build)

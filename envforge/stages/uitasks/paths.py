@@ -268,8 +268,9 @@ class _Walk:
         """Show what the question asks about and read it: a record's field, or how many records match."""
         last = task.oracle[-1]
         tool = self.site.pages.env.tools[last.name]
-        if tool.operation != "list":
-            raise UnbuildableError("question_shape", f"the question ends with {last.name}, not a list")
+        # A list's count or row, or one record's detail that only its get tool (and its screen) shows.
+        if tool.operation not in ("list", "get"):
+            raise UnbuildableError("question_shape", f"the question ends with {last.name}, not a list or a get")
         spec = task.verifier.answer
         if spec is not None and spec.field is None:
             self.listing(tool.entity, last.arguments, in_view=False)

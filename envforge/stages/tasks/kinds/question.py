@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from envforge.ir.answers import AnswerSpec, AnswerType
-from envforge.ir.naming import list_tool_name
+from envforge.ir.naming import get_tool_name, list_tool_name
 from envforge.ir.tasks import ToolCall
 from envforge.stages.tasks import wording
 from envforge.stages.tasks.context import SynthesisContext
@@ -30,6 +30,8 @@ ANSWER_TYPES: dict[str, AnswerType] = {
 COUNT_SHARE = 0.25
 """Share of questions that count rows rather than ask a field of one."""
 MAX_RECORD_VALUES = 200
+DETAIL_SHARE = 0.5
+"""Share of questions about a row with details (what only its get tool shows) that ask one of those."""
 OTHER_ROWS_SEEN = 5
 """Other people's rows whose value of the asked field a question also lists as competing (what a list shows)."""
 
@@ -85,8 +87,13 @@ def _field_question(context: SynthesisContext, person: str, entity: str, key: st
     ]
     if not fields:
         return None
-    asked = rng.choice(fields)
+    listed = world.listed(entity)
+    details = [f for f in fields if f.name not in listed]
+    asked = rng.choice(details if details and rng.random() < DETAIL_SHARE else fields)
     lookups = world.lookup_chain(entity, key, identity.call, description)
+    if asked.name not in listed:
+        # A detail the list leaves out: the agent opens the row itself.
+        lookups.append(ToolCall(name=get_tool_name(entity), arguments={spec.key: key}))
     ok, _ = context.run(lookups, person)
     if not ok:
         return None
