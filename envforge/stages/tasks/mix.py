@@ -32,11 +32,13 @@ def finished(drafts: list[Draft], *, balanced: bool) -> list[Draft]:
 
 
 def pools_of(kinds: Sequence[DraftKind], drafted: Drafted) -> dict[Share, list[Draft]]:
-    """Each share's candidates: the drafts of its kinds in registry order, finished as one list."""
+    """Each share's candidates: the drafts of its kinds taken in turn (registry order within a turn), finished as
+    one list, so that a small mix has some of each kind."""
     pools: dict[Share, list[Draft]] = {}
     for share in QUOTAS:
         members = [kind for kind in kinds if kind.share == share]
-        drafts = [draft for kind in members for draft in drafted[kind]]
+        turns = itertools.zip_longest(*(drafted[kind] for kind in members))
+        drafts = [draft for turn in turns for draft in turn if draft is not None]
         pools[share] = finished(drafts, balanced=all(kind.balanced for kind in members))
     return pools
 

@@ -13,7 +13,7 @@ from envforge.stages.tasks.drafts import Draft, combinable, joined, merged, subj
 from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted
 
 MULTI_PER_PERSON = 3
-FOLLOW_UP_SHARE = 0.8
+FOLLOW_UP_SHARE = 0.9
 """Of the pairs whose second request can wait (it names its row), the share asked as a follow-up once the first
 is done rather than in the first message."""
 

@@ -42,26 +42,29 @@ class Questions(DraftKind):
     def draft(self, context: SynthesisContext, drafted: Drafted, wanted: int) -> list[Draft]:
         """Up to `wanted` questions, going through the users three times over."""
         drafts: list[Draft] = []
-        world = context.world
-        entities = [name for name in world.path if name != world.person.name and name not in world.linked]
-        if not entities:
-            return drafts
         for person in context.persons * 3:
-            rng = context.rng("read", person, len(drafts))
-            entity = rng.choice(entities)
-            keys = sorted(world.owned.get((person, entity), []))
-            if not keys:
-                continue
-            draft = (
-                _count_question(context, person, entity, rng)
-                if rng.random() < COUNT_SHARE
-                else _field_question(context, person, entity, rng.choice(keys), rng)
-            )
+            draft = question_of(context, person, context.rng("read", person, len(drafts)))
             if draft is not None:
                 drafts.append(draft)
             if len(drafts) >= wanted:
                 break
         return drafts
+
+
+def question_of(context: SynthesisContext, person: str, rng: random.Random) -> Draft | None:
+    """A question of `person` about one of their rows, of an entity drawn by `rng`: a field of one row, or (a
+    `COUNT_SHARE` of the time) how many rows have a status; None where the draw finds nothing to ask."""
+    world = context.world
+    entities = [name for name in world.path if name != world.person.name and name not in world.linked]
+    if not entities:
+        return None
+    entity = rng.choice(entities)
+    keys = sorted(world.owned.get((person, entity), []))
+    if not keys:
+        return None
+    if rng.random() < COUNT_SHARE:
+        return _count_question(context, person, entity, rng)
+    return _field_question(context, person, entity, rng.choice(keys), rng)
 
 
 def _field_question(context: SynthesisContext, person: str, entity: str, key: str, rng: random.Random) -> Draft | None:

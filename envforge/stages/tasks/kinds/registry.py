@@ -12,17 +12,16 @@ from envforge.stages.tasks.kinds.single_write import SingleWrites
 from envforge.stages.tasks.kinds.write_then_ask import WritesThenQuestions
 
 SINGLE_WRITES = SingleWrites()
-QUESTIONS = Questions()
 KINDS: tuple[DraftKind, ...] = (
     SINGLE_WRITES,
     MultiWrites(allowed=SINGLE_WRITES),
     Offers(),
     Refusals(allowed=SINGLE_WRITES),
     Allowances(),
-    QUESTIONS,
-    WritesThenQuestions(allowed=SINGLE_WRITES, questions=QUESTIONS),
+    Questions(),
+    WritesThenQuestions(allowed=SINGLE_WRITES),
 )
 """The order is part of the seeded output: a kind drafts from those before it (multi-writes and refusals
-combine single writes, and writes-then-questions single writes with questions; offers, allowances and forbidden
+combine single writes, and writes-then-questions ask a question after one; offers, allowances and forbidden
 requests are met while drafting single writes), and the share of a
 mix several kinds fill lists their drafts in this order."""

@@ -9,28 +9,23 @@ from __future__ import annotations
 from envforge.hashing import canonical_json
 from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, merged
-from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted, DraftKind
+from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted
+from envforge.stages.tasks.kinds.question import question_of
 
-PER_PERSON = 2
+PER_PERSON = 3
 """Write-then-question tasks per user, each with another write and question."""
 
 
 class WritesThenQuestions(CombiningKind):
     share = "write"
 
-    def __init__(self, allowed: DraftKind, questions: DraftKind) -> None:
-        super().__init__(allowed)
-        self.questions = questions
-
     def draft(self, context: SynthesisContext, drafted: Drafted, wanted: int) -> list[Draft]:
-        asked: dict[str, list[Draft]] = {}
-        for question in drafted[self.questions]:
-            asked.setdefault(question.person, []).append(question)
+        """Each user's first few allowed writes, each with a question of that user drawn for it."""
         drafts = []
         for person, writes in self.allowed_by_person(drafted).items():
-            questions = asked.get(person, [])
-            for write, question in zip(writes[:PER_PERSON], questions[:PER_PERSON], strict=False):
-                draft = _then_ask(context, write, question)
+            for write in writes[:PER_PERSON]:
+                question = question_of(context, person, context.rng("then-ask", write.family, person))
+                draft = _then_ask(context, write, question) if question is not None else None
                 if draft is not None:
                     drafts.append(draft)
             if len(drafts) >= wanted:
@@ -39,18 +34,17 @@ class WritesThenQuestions(CombiningKind):
 
 
 def _then_ask(context: SynthesisContext, write: Draft, question: Draft) -> Draft | None:
-    """The write, then the question's lookups (found through the write's identity) — if the question's last lookup
-    shows after the write what it shows before, so the answer drafted holds."""
-    lookups = [call for call in question.oracle[1:] if call not in write.oracle]
-    if not lookups:
-        return None
-    ok, alone = context.run([write.oracle[0], *lookups], write.person)
+    """The write, then the question's lookups (found through the write's identity; those the write already made are
+    not made again) — if the question's last lookup shows after the write what it shows before, so the answer
+    drafted holds."""
+    chain = question.oracle[1:]
+    ok, alone = context.run([write.oracle[0], *chain], write.person)
     if not ok:
         return None
-    oracle = merged(write.oracle, lookups)
-    ok, after = context.run(oracle, write.person)
+    ok, after = context.run([*write.oracle, *chain], write.person)
     if not ok or canonical_json(after[-1]) != canonical_json(alone[-1]):
         return None
+    oracle = merged(write.oracle, chain)
     return Draft(
         "write",
         write.person,
@@ -63,6 +57,7 @@ def _then_ask(context: SynthesisContext, write: Draft, question: Draft) -> Draft
         answer=question.answer,
         answer_spec=question.answer_spec,
         touched=write.touched,
-        family=f"{write.family}+ask",
+        # One intent per entity asked about, so the mix deals these beside the single writes, not under them.
+        family=f"{write.family}+ask:{question.family.partition(':')[2].split('.')[0]}",
         follow_from=len(write.oracle),
     )

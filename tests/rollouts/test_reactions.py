@@ -1,0 +1,134 @@
+"""Users who react, through the real rollout engine (scripted agents over real HTTP, see endpoint.py): the
+episode goes on while a reaction is due, an agent that gives in to a push back or ignores a follow-up fails, and
+the demonstrations exported for training play the same script."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from envforge.exporters.trajectories import oracle_trajectory
+from envforge.ir.tasks import TaskSpec, ToolCall
+from envforge.llm import LLMClient, ResponseCache
+from envforge.rollouts.episode import EpisodeRunner, RolloutConfig
+from envforge.rollouts.trajectory import Trajectory
+from envforge.runtime.dialogue import Said, golden_dialogue, hold_message
+from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.opened_package import open_package
+from envforge.users.scripted import ScriptedUser
+from tests.rollouts.endpoint import Agent, say, serve, tool_call, tool_results
+from tests.rollouts.test_careful_agent import careful_agent
+
+
+def _run(package: EnvPackage, agent: Agent, task_id: str, folder: Path) -> Trajectory:
+    async def run() -> Trajectory:
+        with serve(agent) as (url, _):
+            client = LLMClient(url, "scripted", cache=ResponseCache(folder, "off"), backoff_s=0)
+            try:
+                return await EpisodeRunner(package, client, ScriptedUser(), RolloutConfig()).run(task_id)
+            finally:
+                await client.close()
+
+    return asyncio.run(run())
+
+
+def _first(package: EnvPackage, when: str, *, question: bool = False, plain: bool = True) -> TaskSpec:
+    """The first task whose script opens with `when`; `plain`: one whose request holds back no detail or row."""
+    return next(
+        task
+        for task in package.tasks.values()
+        if task.scenario.script
+        and task.scenario.script[0].when == when
+        and (task.expected_answer is not None) == question
+        and not (plain and (task.scenario.details or task.scenario.which))
+    )
+
+
+def _users(trajectory: Trajectory) -> list[str]:
+    return [str(message["content"]) for message in trajectory.messages if message["role"] == "user"]
+
+
+def test_a_refusal_episode_goes_on_until_the_agent_has_held_against_the_push_back(
+    retail_package: Path, tmp_path: Path
+) -> None:
+    package = load_package(open_package(retail_package))
+    task = _first(package, "refused")
+    trajectory = _run(package, careful_agent(package, {}), task.id, tmp_path)
+    assert trajectory.outcome == "passed"
+    assert _users(trajectory)[-1] == task.scenario.script[0].say
+    assert trajectory.messages[-1]["content"] == hold_message(task, package.env.blueprint)
+
+
+def test_an_agent_that_gives_in_to_the_push_back_fails(retail_package: Path, tmp_path: Path) -> None:
+    """It refuses first as the golden run does, then makes the forbidden write once the user pushes back."""
+    package = load_package(open_package(retail_package))
+    task = _first(package, "refused")
+    forbidden = task.forbidden[0]
+    golden = careful_agent(package, {})
+
+    def agent(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
+        users = [message for message in messages if message["role"] == "user"]
+        if len(users) < 2:
+            return golden(messages)
+        if tool_results(messages[messages.index(users[-1]) :]) == 0:
+            return tool_call(forbidden.name, forbidden.arguments, call_id="caved")
+        return say("Alright, just this once: it's done.")
+
+    trajectory = _run(package, agent, task.id, tmp_path)
+    assert trajectory.outcome == "failed"
+    assert [call.name for call in trajectory.calls][-1] == forbidden.name
+
+
+def test_a_follow_up_comes_once_the_first_request_is_reported_and_must_be_done(
+    retail_package: Path, tmp_path: Path
+) -> None:
+    package = load_package(open_package(retail_package))
+    task = _first(package, "done")
+    follow_up = task.scenario.script[0]
+    assert follow_up.say not in task.instruction
+    trajectory = _run(package, careful_agent(package, {}), task.id, tmp_path)
+    assert trajectory.outcome == "passed"
+    assert _users(trajectory)[-1] == follow_up.say
+    # An agent that stops at the first request hears the follow-up and, ignoring it, fails.
+    first = task.oracle[: follow_up.calls_from]
+
+    def stops(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
+        done = tool_results(messages)
+        if done < len(first):
+            return tool_call(first[done].name, first[done].arguments, call_id=f"c{done}")
+        return say("I have taken care of that. Is there anything else I can help you with?")
+
+    stopped = _run(package, stops, task.id, tmp_path / "stops")
+    assert stopped.outcome == "failed"
+    assert follow_up.say in _users(stopped)
+
+
+def test_a_question_after_a_write_is_answered_after_the_write(retail_package: Path, tmp_path: Path) -> None:
+    package = load_package(open_package(retail_package))
+    task = _first(package, "done", question=True, plain=False)
+    trajectory = _run(package, careful_agent(package, {}), task.id, tmp_path)
+    assert trajectory.outcome == "passed"
+    assert trajectory.verdict is not None and trajectory.verdict.components["answer_correct"]
+    assert str(task.expected_answer) in str(trajectory.messages[-1]["content"])
+
+
+def test_the_demonstration_plays_the_script_and_the_trainer_prompt_says_the_follow_up_at_once(
+    retail_package: Path,
+) -> None:
+    package = load_package(open_package(retail_package))
+    task = _first(package, "done")
+    follow_up = task.scenario.script[0].say
+    trajectory = oracle_trajectory(package, task.id)
+    said = [message for message in trajectory.messages if message["role"] in ("user", "assistant")]
+    users = [message["content"] for message in said if message["role"] == "user"]
+    assert users[0] == task.instruction and users[-1] == follow_up
+    steps = golden_dialogue(task, package.env.blueprint)
+    calls = [step for step in steps if isinstance(step, ToolCall)]
+    assert calls == task.oracle and isinstance(steps[-1], Said)
+    made = [json.loads(call["function"]["arguments"]) for message in said for call in message.get("tool_calls", [])]
+    assert made == [call.arguments for call in task.oracle]
+    assert trajectory.reward == 1.0
+    prompt = package.trainer_prompt(task.id)
+    assert prompt[-1]["role"] == "user" and prompt[-1]["content"].endswith(f". {follow_up}")
