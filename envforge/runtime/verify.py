@@ -239,7 +239,9 @@ def verify(
     said = transcript.said() if transcript is not None else []
     if vocabulary is not None:
         committed = {call.tool for call in writes}
-        values = [spec.answer.value, *spec.answer.choices] if spec.answer is not None else []
+        # A question's other choices are words a wrong answer may say; after a write they are also the words a lie
+        # about another act says (`your booking has been cancelled`), so only the answer itself is spared there.
+        values = [spec.answer.value, *(() if spec.expected_calls else spec.answer.choices)] if spec.answer else []
         false = contradicted_claims(
             said,
             vocabulary,
