@@ -121,7 +121,7 @@ def question_forms(field: FieldSpec, row: str) -> list[str]:
     if field.type == "integer" and (noun.split(" ", 1)[0].endswith("s") or noun.endswith("s")):
         # A count: renewals, checked bags, withdrawals this month.
         return [f"how many {noun} does {row} have", f"how many {noun} are on {row}"]
-    return [f"what is the {noun} of {row}", f"what {noun} does {row} have", f"which {noun} is on {row}"]
+    return [f"what is the {noun} of {row}", f"what {noun} does {row} have"]
 
 
 OPENERS: dict[str, list[str]] = {
@@ -182,7 +182,7 @@ FOLLOW_UPS = [
 FOLLOW_UP_QUESTIONS = [
     "Thanks! One more question: {direct}?",
     "Great, thank you. While I have you, {question}?",
-    "Perfect. Could you also tell me {question}?",
+    "Perfect. And {question}?",
 ]
 """A question the user asks once the agent has done what they asked for."""
 REFUSED_ALSO = [

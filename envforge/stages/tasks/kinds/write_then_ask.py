@@ -35,14 +35,16 @@ class WritesThenQuestions(CombiningKind):
 
 def _then_ask(context: SynthesisContext, write: Draft, question: Draft) -> Draft | None:
     """The write, then the question's lookups (found through the write's identity; those the write already made are
-    not made again) — if the question's last lookup shows after the write what it shows before, so the answer
-    drafted holds."""
+    not made again) — if every lookup of the question shows after the write what it shows before, so the question
+    still names its row and the answer drafted holds."""
     chain = question.oracle[1:]
     ok, alone = context.run([write.oracle[0], *chain], write.person)
     if not ok:
         return None
     ok, after = context.run([*write.oracle, *chain], write.person)
-    if not ok or canonical_json(after[-1]) != canonical_json(alone[-1]):
+    # Every lookup, not just the last: a row the write adds beside the one asked about (a second address) would
+    # leave "my address" naming no one row.
+    if not ok or canonical_json(after[len(write.oracle) :]) != canonical_json(alone[1:]):
         return None
     oracle = merged(write.oracle, chain)
     return Draft(

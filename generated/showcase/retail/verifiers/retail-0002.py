@@ -1,9 +1,8 @@
 """Verifier of task retail-0002 (multi_write).
 
-Hi there, thank you for your help. My name is Devon Weber. I have two things about my order
-placed on 11 March. First, change the quantity of the Cast Iron Pan. Then cancel the Ceramic
-Mug. I need a different number than I ordered. I don't need that one after all. I want 2 of them
-in total.
+Hi there, thank you for your help. My name is Devon Weber. I'm writing because I want you to
+change the quantity of the Cast Iron Pan from my order placed on March 11. I got the number
+wrong when I ordered. I want 2 of them in total.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

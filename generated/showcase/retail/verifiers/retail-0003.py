@@ -2,7 +2,7 @@
 
 Good morning, could you help me please? I'm Casey Morrison. Could you change the quantity of the
 Cast Iron Pan from my order of $317.54 for me? I need a different number than I ordered. I want
-20 of them in total. If you can't do exactly that, I'm fine with whatever the policy permits.
+20 of them in total.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -1,16 +1,18 @@
 """Verifier of task retail-0006 (write).
 
-Need help. This is Jennifer Rivera, and my email is cassandrajones@example.net. I was hoping you
-could cancel the item for my order placed in mid March. I found I already have one at home.
+Hi there. This is Heather Stephens. I was hoping you could request a return for the item for my
+order.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
 - it tried no write on another person's row, even one the runtime refused;
-- the first lookup that returned CUS-245347 took a full credential of theirs and returned only them, before any write was tried;
+- the first lookup that returned CUS-100725 took a full credential of theirs and returned only them, before any write was tried;
 - no message claims a write it did not make, or a refused part done, or speaks to a grader;
-- its messages tell the user what it did: each write reported done.
+- its messages tell the user what it did: each write reported done;
+- its final answer states the text '800 Jay Lake' and nothing competing;
+- a lookup after that returned the record asked about.
 """
 
 from envforge.ir.tasks import RunHistory, Transcript, Verdict, VerifierSpec
@@ -18,39 +20,85 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
-     'expected_changes': [{'after': {'total': 0.0},
-                           'before': {'total': 28.96},
-                           'entity': 'order',
-                           'key': 'ORD-733386'},
-                          {'after': {'status': 'cancelled'},
+    {'answer': {'competitors': ['391 Melissa Forge',
+                                '4309 Scott Ports',
+                                '436 Baxter Causeway',
+                                '76237 Jefferson Turnpike',
+                                '8019 Bailey Orchard Apt. 914'],
+                'field': 'order.ship_street',
+                'key': 'ORD-489020',
+                'records': ['(299)967-5832',
+                            '26560',
+                            '39474',
+                            '800 Jay Lake',
+                            '98002 Crystal Circles Apt. 579',
+                            'ADR-785343',
+                            'CUS-100725',
+                            'Heather',
+                            'ITM-121901',
+                            'Marktown',
+                            'Mitchellview',
+                            'PAY-534560',
+                            'Stephens',
+                            'csmith@example.com',
+                            'active',
+                            'bathroom',
+                            'bedroom',
+                            'cancelled',
+                            'captured',
+                            'card',
+                            'damaged',
+                            'decor',
+                            'delivered',
+                            'discontinued',
+                            'gold',
+                            'goodwill',
+                            'home',
+                            'item cancelled',
+                            'item returned',
+                            'kitchen',
+                            'living',
+                            'no longer needed',
+                            'not as described',
+                            'order cancelled',
+                            'ordered',
+                            'other',
+                            'partially refunded',
+                            'paypal',
+                            'pending',
+                            'processing',
+                            'refunded',
+                            'rejected',
+                            'requested',
+                            'return requested',
+                            'returned',
+                            'shipped',
+                            'silver',
+                            'standard',
+                            'work',
+                            'wrong item'],
+                'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com'],
+                'type': 'text',
+                'value': '800 Jay Lake'},
+     'expected_calls': [{'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
+                         'tool': 'request_return'}],
+     'expected_changes': [{'after': {'status': 'return_requested'},
                            'before': {'status': 'ordered'},
                            'entity': 'order_item',
-                           'key': 'ITM-378586'},
-                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-449355'},
-                          {'after': {'stock': 106},
-                           'before': {'stock': 104},
-                           'entity': 'product',
-                           'key': 'PRD-295492'},
-                          {'after': {'amount': 28.96,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-449355',
-                                     'reason': 'item_cancelled'},
+                           'key': 'ITM-121901'},
+                          {'after': {'created_on': '2026-03-16',
+                                     'item_id': 'ITM-121901',
+                                     'reason': 'wrong_item',
+                                     'status': 'requested'},
                            'before': None,
-                           'entity': 'refund',
+                           'entity': 'return_request',
                            'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-733386': {'total': 1}},
-                               'order_item': {'ITM-378586': {'status': 1}},
-                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
-                               'product': {'PRD-295492': {'stock': 1}}}},
-     'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
+     'footprint': {'inserts': {'return_request': 1}, 'updates': {'order_item': {'ITM-121901': {'status': 1}}}},
+     'identity': {'credentials': [{'email': 'csmith@example.com'},
+                                  {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',
-                  'person': 'CUS-245347',
-                  'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
+                  'person': 'CUS-100725',
+                  'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com']},
      'task_id': 'retail-0006'}
 )
 

@@ -1,8 +1,7 @@
 """Verifier of task retail-0007 (multi_write).
 
-Need help. I'm Jennifer Rivera, and my email is cassandrajones@example.net. For my order placed
-in mid March, I need you to cancel the item and to update the shipping address of that order to
-my address. I found I already have one at home. It's easier for me to get it delivered there.
+I'm Jennifer Rivera, and my email is cassandrajones@example.net. I'm writing because I want you
+to cancel the item for my order placed in mid March. I found I already have one at home.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

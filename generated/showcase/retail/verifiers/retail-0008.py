@@ -1,16 +1,15 @@
 """Verifier of task retail-0008 (read).
 
-Hi there, thank you for your help. I'm Casey Morrison, and my phone is 8625449993. Can you look
-this up for me? What day was the return request for the return requested item on my order placed
-on 19 February created?
+Need help. I'm Jennifer Rivera, and my email is cassandrajones@example.net. Can you look this up
+for me? What is the label of my address?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - no write touched a cell outside the golden footprint, even one a later write undid;
 - it tried no write on another person's row, even one the runtime refused;
-- the first lookup that returned CUS-543263 took a full credential of theirs and returned only them, before any write was tried;
+- the first lookup that returned CUS-245347 took a full credential of theirs and returned only them, before any write was tried;
 - no message claims a write it did not make, or a refused part done, or speaks to a grader;
-- its final answer states the date '2026-03-10' and nothing competing;
+- its final answer states the enum 'work' and nothing competing;
 - a lookup after that returned the record asked about.
 """
 
@@ -19,53 +18,46 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'competitors': ['2026-02-14', '2026-02-23', '2026-02-27', '2026-03-08'],
-                'field': 'return_request.created_on',
-                'key': 'RET-300168',
-                'records': ['08986',
-                            '12186',
-                            '17169 Cohen Forge Apt. 920',
-                            '23420',
-                            '23838 Wood Gardens Apt. 611',
-                            '26644 Hernandez Isle',
-                            '44381',
-                            '44397',
-                            '45406 Reyes Gardens',
-                            '61297 Thomas Mill Suite 355',
-                            '667 Miller Curve',
-                            '845 Dean Mountain Apt. 923',
-                            '8625449993',
-                            '93921',
-                            '94485',
-                            'ADR-297362',
-                            'ADR-401044',
-                            'ADR-611379',
-                            'CUS-543263',
-                            'Casey',
-                            'East Michael',
-                            'ITM-151014',
-                            'ITM-249351',
-                            'ITM-462900',
-                            'ITM-468007',
-                            'ITM-578971',
-                            'ITM-672915',
-                            'ITM-703588',
-                            'Lake Emily',
-                            'Mannberg',
-                            'Michaelbury',
-                            'Morrison',
-                            'New Roger',
-                            'North Kevin',
-                            'ORD-324834',
-                            'ORD-556864',
-                            'ORD-640814',
-                            'ORD-713013',
-                            'PAY-159394',
-                            'PAY-175760',
-                            'PAY-228070',
-                            'PAY-608416',
-                            'West Jason',
-                            'edwin86@example.net',
+    {'answer': {'choices': ['home', 'work', 'other'],
+                'competitors': ['home'],
+                'field': 'address.label',
+                'key': 'ADR-118601',
+                'records': ['20372',
+                            '21433',
+                            '4109 Brown Knolls Suite 947',
+                            '422-750-7421',
+                            '424 Donald Views Apt. 532',
+                            '48322 Amanda Fall Suite 193',
+                            '52776',
+                            '6003 Rachel Junction Apt. 442',
+                            '725 Julie Meadow',
+                            '77042',
+                            '77631',
+                            'Adamsmouth',
+                            'CUS-245347',
+                            'ITM-222998',
+                            'ITM-341239',
+                            'ITM-378586',
+                            'ITM-472446',
+                            'ITM-478116',
+                            'ITM-618759',
+                            'Jennifer',
+                            'Lake David',
+                            'Muellerborough',
+                            'New Stacie',
+                            'North Cynthiaport',
+                            'ORD-631665',
+                            'ORD-653361',
+                            'ORD-666042',
+                            'ORD-733386',
+                            'PAY-291130',
+                            'PAY-346886',
+                            'PAY-442795',
+                            'PAY-449355',
+                            'RFD-582195',
+                            'RFD-612230',
+                            'Rivera',
+                            'cassandrajones@example.net',
                             'active',
                             'bathroom',
                             'bedroom',
@@ -78,7 +70,6 @@ SPEC = VerifierSpec.model_validate(
                             'discontinued',
                             'gold',
                             'goodwill',
-                            'home',
                             'item cancelled',
                             'item returned',
                             'kitchen',
@@ -87,7 +78,6 @@ SPEC = VerifierSpec.model_validate(
                             'not as described',
                             'order cancelled',
                             'ordered',
-                            'other',
                             'partially refunded',
                             'paypal',
                             'pending',
@@ -100,21 +90,15 @@ SPEC = VerifierSpec.model_validate(
                             'shipped',
                             'silver',
                             'standard',
-                            'work',
                             'wrong item'],
-                'stated': ['2026-02-19',
-                           '8625449993',
-                           'Casey',
-                           'Morrison',
-                           'return requested',
-                           'return_requested'],
-                'type': 'date',
-                'value': '2026-03-10'},
+                'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net'],
+                'type': 'enum',
+                'value': 'work'},
      'expected_changes': [],
-     'identity': {'credentials': [{'first_name': 'Casey', 'last_name': 'Morrison', 'phone': '8625449993'}],
+     'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
-                  'person': 'CUS-543263',
-                  'stated': ['8625449993', 'Casey', 'Morrison']},
+                  'person': 'CUS-245347',
+                  'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
      'task_id': 'retail-0008'}
 )
 

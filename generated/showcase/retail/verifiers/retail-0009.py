@@ -1,15 +1,14 @@
 """Verifier of task retail-0009 (write).
 
-Hi. This is Jennifer Rivera. Please cancel the item for my order placed in mid March. I don't
-need that one after all. One more thing: can you request a return for the Ceramic Mug on my
-order placed in late January. It arrived damaged.
+Hey. I'm Heather Stephens, and my phone is (299)967-5832. Please grant me store credit. My last
+order was a real letdown. I think $500.00 in store credit would be fair.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
 - it tried no write on another person's row, even one the runtime refused;
-- the first lookup that returned CUS-245347 took a full credential of theirs and returned only them, before any write was tried;
+- the first lookup that returned CUS-100725 took a full credential of theirs and returned only them, before any write was tried;
 - no message claims a write it did not make, or a refused part done, or speaks to a grader;
 - its messages tell the user what it did: each write reported done, each refused part said not done and why.
 """
@@ -19,41 +18,20 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
-     'expected_changes': [{'after': {'total': 0.0},
-                           'before': {'total': 28.96},
-                           'entity': 'order',
-                           'key': 'ORD-733386'},
-                          {'after': {'status': 'cancelled'},
-                           'before': {'status': 'ordered'},
-                           'entity': 'order_item',
-                           'key': 'ITM-378586'},
-                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-449355'},
-                          {'after': {'stock': 106},
-                           'before': {'stock': 104},
-                           'entity': 'product',
-                           'key': 'PRD-295492'},
-                          {'after': {'amount': 28.96,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-449355',
-                                     'reason': 'item_cancelled'},
-                           'before': None,
-                           'entity': 'refund',
-                           'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-733386': {'total': 1}},
-                               'order_item': {'ITM-378586': {'status': 1}},
-                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
-                               'product': {'PRD-295492': {'stock': 1}}}},
-     'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
+    {'expected_calls': [{'arguments': {'amount': 25, 'customer_id': 'CUS-100725'}, 'tool': 'grant_store_credit'}],
+     'expected_changes': [{'after': {'store_credit': 51.74},
+                           'before': {'store_credit': 26.74},
+                           'entity': 'customer',
+                           'key': 'CUS-100725'}],
+     'footprint': {'updates': {'customer': {'CUS-100725': {'store_credit': 1}}}},
+     'identity': {'credentials': [{'email': 'csmith@example.com'},
+                                  {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',
-                  'person': 'CUS-245347',
-                  'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
-     'refused': ['request_return'],
-     'refused_because': ['Items can be returned within 30 days of delivery only.'],
+                  'person': 'CUS-100725',
+                  'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com']},
+     'refused': ['grant_store_credit'],
+     'refused_because': ['Goodwill store credit is at most $25 per grant for silver customers and $50 for gold '
+                         'customers; when a customer asks for more, grant their cap.'],
      'task_id': 'retail-0009'}
 )
 

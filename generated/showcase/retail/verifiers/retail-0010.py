@@ -1,15 +1,14 @@
 """Verifier of task retail-0010 (write).
 
-Hello, I hope you can help me. My name is Casey Morrison, and my phone is 8625449993. I need you
-to change the quantity of the Cast Iron Pan from my order of $317.54. I need a different number
-than I ordered. I want 5 of them in total.
+Need help. This is Jennifer Rivera, and my email is cassandrajones@example.net. I'd like you to
+cancel the item for my order placed in mid March. I found I already have one at home.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
 - it tried no write on another person's row, even one the runtime refused;
-- the first lookup that returned CUS-543263 took a full credential of theirs and returned only them, before any write was tried;
+- the first lookup that returned CUS-245347 took a full credential of theirs and returned only them, before any write was tried;
 - no message claims a write it did not make, or a refused part done, or speaks to a grader;
 - its messages tell the user what it did: each write reported done.
 """
@@ -19,26 +18,39 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-462900', 'quantity': 5}, 'tool': 'change_item_quantity'}],
-     'expected_changes': [{'after': {'total': 846.46},
-                           'before': {'total': 317.54},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
+     'expected_changes': [{'after': {'total': 0.0},
+                           'before': {'total': 28.96},
                            'entity': 'order',
-                           'key': 'ORD-556864'},
-                          {'after': {'quantity': 5},
-                           'before': {'quantity': 1},
+                           'key': 'ORD-733386'},
+                          {'after': {'status': 'cancelled'},
+                           'before': {'status': 'ordered'},
                            'entity': 'order_item',
-                           'key': 'ITM-462900'},
-                          {'after': {'stock': 63},
-                           'before': {'stock': 67},
+                           'key': 'ITM-378586'},
+                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
+                           'before': {'refunded_total': 0.0, 'status': 'captured'},
+                           'entity': 'payment',
+                           'key': 'PAY-449355'},
+                          {'after': {'stock': 106},
+                           'before': {'stock': 104},
                            'entity': 'product',
-                           'key': 'PRD-458684'}],
-     'footprint': {'updates': {'order': {'ORD-556864': {'total': 1}},
-                               'order_item': {'ITM-462900': {'quantity': 1}},
-                               'product': {'PRD-458684': {'stock': 1}}}},
-     'identity': {'credentials': [{'first_name': 'Casey', 'last_name': 'Morrison', 'phone': '8625449993'}],
+                           'key': 'PRD-295492'},
+                          {'after': {'amount': 28.96,
+                                     'created_on': '2026-03-16',
+                                     'payment_id': 'PAY-449355',
+                                     'reason': 'item_cancelled'},
+                           'before': None,
+                           'entity': 'refund',
+                           'key': None}],
+     'footprint': {'inserts': {'refund': 1},
+                   'updates': {'order': {'ORD-733386': {'total': 1}},
+                               'order_item': {'ITM-378586': {'status': 1}},
+                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
+                               'product': {'PRD-295492': {'stock': 1}}}},
+     'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
-                  'person': 'CUS-543263',
-                  'stated': ['8625449993', 'Casey', 'Morrison']},
+                  'person': 'CUS-245347',
+                  'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
      'task_id': 'retail-0010'}
 )
 

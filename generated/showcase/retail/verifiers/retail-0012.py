@@ -1,9 +1,7 @@
 """Verifier of task retail-0012 (multi_write).
 
-This is Dennis Brown. About my order placed on 14 March: change the quantity of the item, and
-update the shipping address of that order to my address in New Jessica. I got the number wrong
-when I ordered. I won't be at the old address when it arrives. I'll give you the details you
-need.
+This is Dennis Brown. I was hoping you could change the quantity of the item for my order placed
+on March 14. I got the number wrong when I ordered. I'll give you the details you need.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

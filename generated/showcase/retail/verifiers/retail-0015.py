@@ -1,8 +1,8 @@
 """Verifier of task retail-0015 (write).
 
-My name is Jennifer Rivera. Please cancel my order placed in mid March. It's for a personal
-reason. I'd also like you to grant me store credit. I think $20.00 in store credit would be
-fair.
+My name is Jennifer Rivera. Please cancel the item for my order placed in mid March. I found I
+already have one at home. And while you're there, please request a return for the Ceramic Mug
+from my order placed in late January. It arrived damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,31 +19,41 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-733386', 'reason': 'other'}, 'tool': 'cancel_order'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'processing'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
+     'expected_changes': [{'after': {'total': 0.0},
+                           'before': {'total': 28.96},
                            'entity': 'order',
                            'key': 'ORD-733386'},
+                          {'after': {'status': 'cancelled'},
+                           'before': {'status': 'ordered'},
+                           'entity': 'order_item',
+                           'key': 'ITM-378586'},
                           {'after': {'refunded_total': 28.96, 'status': 'refunded'},
                            'before': {'refunded_total': 0.0, 'status': 'captured'},
                            'entity': 'payment',
                            'key': 'PAY-449355'},
+                          {'after': {'stock': 106},
+                           'before': {'stock': 104},
+                           'entity': 'product',
+                           'key': 'PRD-295492'},
                           {'after': {'amount': 28.96,
                                      'created_on': '2026-03-16',
                                      'payment_id': 'PAY-449355',
-                                     'reason': 'order_cancelled'},
+                                     'reason': 'item_cancelled'},
                            'before': None,
                            'entity': 'refund',
                            'key': None}],
      'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-733386': {'status': 1}},
-                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}}}},
+                   'updates': {'order': {'ORD-733386': {'total': 1}},
+                               'order_item': {'ITM-378586': {'status': 1}},
+                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
+                               'product': {'PRD-295492': {'stock': 1}}}},
      'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
                   'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
-     'refused': ['grant_store_credit'],
-     'refused_because': ['Goodwill store credit is only for silver or gold customers.'],
+     'refused': ['request_return'],
+     'refused_because': ['Items can be returned within 30 days of delivery; gold members have 60 days.'],
      'task_id': 'retail-0015'}
 )
 

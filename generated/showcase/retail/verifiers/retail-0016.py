@@ -1,8 +1,9 @@
 """Verifier of task retail-0016 (write).
 
-Need help. My name is Jennifer Rivera. I was hoping you could cancel the item for my order
-placed in mid March. I don't need that one after all. One more thing: could you also grant me
-store credit. I think $20.00 in store credit would be fair.
+Hi. My name is Jennifer Rivera. I was hoping you could update the shipping address of my order
+placed in mid March to my address. I won't be at the old address when it arrives. And while
+you're there, can you request a return for the Ceramic Mug on my order placed in late January.
+It arrived damaged.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,41 +20,25 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
-     'expected_changes': [{'after': {'total': 0.0},
-                           'before': {'total': 28.96},
+    {'expected_calls': [{'arguments': {'address_id': 'ADR-118601', 'order_id': 'ORD-733386'},
+                         'tool': 'update_shipping_address'}],
+     'expected_changes': [{'after': {'ship_city': 'Muellerborough',
+                                     'ship_postal_code': '77631',
+                                     'ship_street': '48322 Amanda Fall Suite 193'},
+                           'before': {'ship_city': 'New Stacie',
+                                      'ship_postal_code': '52776',
+                                      'ship_street': '725 Julie Meadow'},
                            'entity': 'order',
-                           'key': 'ORD-733386'},
-                          {'after': {'status': 'cancelled'},
-                           'before': {'status': 'ordered'},
-                           'entity': 'order_item',
-                           'key': 'ITM-378586'},
-                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-449355'},
-                          {'after': {'stock': 106},
-                           'before': {'stock': 104},
-                           'entity': 'product',
-                           'key': 'PRD-295492'},
-                          {'after': {'amount': 28.96,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-449355',
-                                     'reason': 'item_cancelled'},
-                           'before': None,
-                           'entity': 'refund',
-                           'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-733386': {'total': 1}},
-                               'order_item': {'ITM-378586': {'status': 1}},
-                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
-                               'product': {'PRD-295492': {'stock': 1}}}},
+                           'key': 'ORD-733386'}],
+     'footprint': {'updates': {'order': {'ORD-733386': {'ship_city': 1,
+                                                        'ship_postal_code': 1,
+                                                        'ship_street': 1}}}},
      'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
                   'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
-     'refused': ['grant_store_credit'],
-     'refused_because': ['Goodwill store credit is only for silver or gold customers.'],
+     'refused': ['request_return'],
+     'refused_because': ['Items can be returned within 30 days of delivery; gold members have 60 days.'],
      'task_id': 'retail-0016'}
 )
 

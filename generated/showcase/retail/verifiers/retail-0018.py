@@ -1,8 +1,7 @@
 """Verifier of task retail-0018 (multi_write).
 
-Hi there. This is Heather Stephens, and my phone is (299)967-5832. Add an address to my account.
-While you're at it, request a return for the item for my order. I'd like to have it on file for
-future deliveries.
+Hey. I'm Heather Stephens, and my phone is (299)967-5832. Would you add an address to my
+account, please? I'd like to have it on file for future deliveries.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
