@@ -75,8 +75,8 @@ def test_validate_on_ray_writes_the_report_and_trajectories_of_a_local_run(
         ("retail-0003", 1, 2),
         ("retail-0008", 0, 1),
         ("retail-0008", 1, 1),
-        ("retail-0020", 0, 3),
-        ("retail-0020", 1, 2),
+        ("retail-0020", 0, 2),
+        ("retail-0020", 1, 3),
     ]
     assert list(ray_temp_dir.iterdir()) == [ray_temp_dir / "ray"], "Ray ran in the temp dir it was given"
 

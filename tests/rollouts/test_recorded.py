@@ -37,8 +37,8 @@ def test_recorded_real_responses_replay_offline_into_a_classified_report(showcas
         ("retail-0003", 1, "user_turn_limit", "gave_up"),
         ("retail-0008", 0, "answered", "wrong_answer"),
         ("retail-0008", 1, "answered", "wrong_answer"),
-        ("retail-0020", 0, "user_turn_limit", "unparseable_calls"),
-        ("retail-0020", 1, "user_turn_limit", "gave_up"),
+        ("retail-0020", 0, "user_turn_limit", "gave_up"),
+        ("retail-0020", 1, "user_turn_limit", "unparseable_calls"),
     ]
     report = ValidationReport.model_validate_json((showcase_copy / "report.json").read_bytes())
     assert report.rollouts is not None and report.rollouts.model == "smollm2"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from envforge.ir.tasks import RunHistory, ToolCall, Transcript
+from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.toolspec import ToolResult
 from envforge.ir.verification import ValidationReport
 from envforge.runtime.claims import environment_vocabulary, golden_transcript
@@ -113,6 +113,26 @@ def test_a_value_said_in_the_user_s_words_has_its_source_in_the_scenario(
     assert provenance_violations(task, results, clock) == []
     unsaid = task.model_copy(update={"scenario": task.scenario.model_copy(update={"said": {}})})
     assert provenance_violations(unsaid, results, clock) != []
+
+
+RULE_WORDS = re.compile(r"\b(polic(?:y|ies)|rules?|allow(?:ed|s)?|permit(?:s|ted)?|at most)\b", re.I)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_offer_task_states_its_rule_and_the_user_takes_the_offer_only_once_proposed(
+    packages: dict[str, Path], domain: str
+) -> None:
+    offers = [task for task in load_tasks(open_package(packages[domain])).values() if task.intent.startswith("offer:")]
+    for task in offers:
+        assert not RULE_WORDS.search(task.instruction), task.instruction
+        assert [reaction.when for reaction in task.scenario.script] == ["offered"], task.id
+        assert all(str(value) in task.scenario.script[0].cue for value in _changed(task)), task.id
+
+
+def _changed(task: TaskSpec) -> list[object]:
+    """The values in which the offered write differs from the one asked for."""
+    offered, asked = task.oracle[-1], task.forbidden[0]
+    return [value for name, value in offered.arguments.items() if asked.arguments.get(name) != value]
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -229,6 +249,8 @@ def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reach
     requests = [policy.id for policy in env.blueprint.policies if policy.actions]
     assert all(policy in hinged or mix.unexercised.get(policy) for policy in requests), mix.unexercised
     assert not hinged & set(mix.unexercised), mix.unexercised
+    assert mix.reacting_tasks >= 0.5 * len(tasks), mix.reactions
+    assert {"follow_up", "question_after", "push_back", "offer_taken"} <= set(mix.reactions), mix.reactions
     reads = [tool.name for tool in env.toolgraph.tools if tool.kind == "read"]
     assert all(mix.by_tool[tool] > 0 or mix.idle_tools.get(tool) for tool in reads), mix.idle_tools
     scan = ArtefactScan(env.blueprint)
