@@ -45,7 +45,8 @@ from envforge.ir.tasks import (
 )
 from envforge.runtime.answers import judge_answer
 from envforge.runtime.changes import fold_history
-from envforge.runtime.claims import Vocabulary, contradicted_claims, untold
+from envforge.runtime.claims import Mode, Vocabulary, contradicted_claims, find_claims, untold
+from envforge.runtime.claims.segments import sentences
 from envforge.runtime.diff import normal
 from envforge.runtime.disclosure import disclosures
 from envforge.runtime.dispatch import LIST_LIMIT_DEFAULT
@@ -202,6 +203,19 @@ def _grounded(spec: VerifierSpec, calls: list[CallRecord], after: int) -> bool |
     return None
 
 
+def _without_reports(message: str, vocabulary: Vocabulary, committed: set[str]) -> str:
+    """The message less its sentences that only report a write the run made (`I have paid your fine.`): a question
+    asked after a write is answered beside that report, whose participle (`paid`) is no value stated."""
+    kept = []
+    for start, end in sentences(message):
+        sentence = message[start:end]
+        claims = find_claims(sentence, vocabulary)
+        if claims and all(claim.mode is Mode.DONE and claim.actions & committed for claim in claims):
+            continue
+        kept.append(sentence)
+    return " ".join(kept)
+
+
 def verify(
     spec: VerifierSpec,
     history: RunHistory,
@@ -227,7 +241,10 @@ def verify(
             reasons.append(outcome)
         authenticated = outcome if isinstance(outcome, int) else 0
     if spec.answer is not None:
-        problem = judge_answer(spec.answer, transcript.answer if transcript is not None else None)
+        answer = transcript.answer if transcript is not None else None
+        if answer is not None and spec.expected_calls and vocabulary is not None:
+            answer = _without_reports(answer, vocabulary, {call.tool for call in writes})
+        problem = judge_answer(spec.answer, answer)
         components["answer_correct"] = problem is None
         if problem is not None:
             reasons.append(problem)

@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from envforge.exporters.trajectories import oracle_trajectory
-from envforge.ir.tasks import TaskSpec, ToolCall
+from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
 from envforge.llm import LLMClient, ResponseCache
 from envforge.rollouts.episode import EpisodeRunner, RolloutConfig
 from envforge.rollouts.trajectory import Trajectory
+from envforge.runtime.claims.report import report_message
 from envforge.runtime.dialogue import Said, golden_dialogue, hold_message
-from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.episode import EnvPackage, Episode, load_package
 from envforge.runtime.opened_package import open_package
 from envforge.users.scripted import ScriptedUser
 from tests.rollouts.endpoint import Agent, say, serve, tool_call, tool_results
@@ -132,3 +133,28 @@ def test_the_demonstration_plays_the_script_and_the_trainer_prompt_says_the_foll
     assert trajectory.reward == 1.0
     prompt = package.trainer_prompt(task.id)
     assert prompt[-1]["role"] == "user" and prompt[-1]["content"].endswith(f". {follow_up}")
+
+
+def test_a_question_after_a_write_is_judged_on_the_answer_not_on_the_report_beside_it(
+    packages: dict[str, Path],
+) -> None:
+    """The report's participle (`I have paid your fine.`) may be another record's value (`paid`): it is no value
+    stated. A competing value stated as the answer still fails."""
+    judged = 0
+    for path in packages.values():
+        package = load_package(open_package(path))
+        for task in package.tasks.values():
+            spec = task.verifier.answer
+            if task.kind == "read" or spec is None or not spec.competitors:
+                continue
+            episode = Episode(package, task.id)
+            for call in task.oracle:
+                episode.call(call.name, call.arguments)
+            report = report_message(task, package.env.blueprint)
+            history = episode.session.history()
+            right = Transcript(calls=task.oracle, answer=package.golden_message(task.id))
+            wrong = Transcript(calls=task.oracle, answer=f"{report} The answer is {spec.competitors[0]}.")
+            assert package.verify(task.id, history, right).passed, task.id
+            assert not package.verify(task.id, history, wrong).components["answer_correct"], task.id
+            judged += 1
+    assert judged > 0

@@ -14,6 +14,8 @@ from envforge.stages.tasks.kinds.question import question_of
 
 PER_PERSON = 3
 """Write-then-question tasks per user, each with another write and question."""
+DRAWS = 3
+"""Questions drawn for a write until one still names its row and keeps its answer after the write."""
 
 
 class WritesThenQuestions(CombiningKind):
@@ -24,10 +26,12 @@ class WritesThenQuestions(CombiningKind):
         drafts = []
         for person, writes in self.allowed_by_person(drafted).items():
             for write in writes[:PER_PERSON]:
-                question = question_of(context, person, context.rng("then-ask", write.family, person))
-                draft = _then_ask(context, write, question) if question is not None else None
-                if draft is not None:
-                    drafts.append(draft)
+                for attempt in range(DRAWS):
+                    question = question_of(context, person, context.rng("then-ask", write.family, person, attempt))
+                    draft = _then_ask(context, write, question) if question is not None else None
+                    if draft is not None:
+                        drafts.append(draft)
+                        break
             if len(drafts) >= wanted:
                 break
         return drafts
