@@ -152,8 +152,8 @@ def test_a_value_of_none_of_a_unions_types_names_the_field_not_the_union_member(
 
 def test_a_misspelled_field_type_suggests_the_closest_type(tmp_path: Path) -> None:
     text = edit(
-        "{name: street, type: string, generator: {faker: street_address}}",
-        "{name: street, type: strng, generator: {faker: street_address}}",
+        "{name: street, type: string, generator: {faker: street_address}, noun: street address}",
+        "{name: street, type: strng, generator: {faker: street_address}, noun: street address}",
     )
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "type: strng")
@@ -300,7 +300,7 @@ def test_an_expression_reaching_for_what_does_not_exist_names_what_does(
     text = edit("require: args.quantity <= 10", f"require: {require}")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, require)
-    assert error.path == "policies[3].require"
+    assert error.path == "policies[4].require"
     assert error.detail == detail
 
 
@@ -308,7 +308,7 @@ def test_an_expression_that_does_not_parse_says_what_expressions_may_use(tmp_pat
     text = edit("require: args.quantity <= 10", "require: args.quantity <=")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "require: args.quantity <=")
-    assert error.path == "policies[3].require"
+    assert error.path == "policies[4].require"
     assert error.detail.startswith("cannot parse 'args.quantity <=': invalid syntax; expressions use bound rows")
 
 
@@ -336,9 +336,13 @@ def test_a_duplicate_entity_name_names_the_second_and_the_line_of_the_first(tmp_
 def test_a_duplicate_field_name_names_the_second_and_the_line_of_the_first(tmp_path: Path) -> None:
     text = edit("{name: ship_city, type: string", "{name: ship_street, type: string")
     error = load_error(tmp_path, text)
-    assert error.line == line_of(text, "{name: ship_street, type: string, generator: {faker: city}}")
+    assert error.line == line_of(
+        text, "{name: ship_street, type: string, generator: {faker: city}, noun: delivery city}"
+    )
     assert error.path == "entities[3].fields[6].name"
-    first = line_of(text, "{name: ship_street, type: string, generator: {faker: street_address}}")
+    first = line_of(
+        text, "{name: ship_street, type: string, generator: {faker: street_address}, noun: delivery street address}"
+    )
     assert (
         error.detail == f"duplicate field 'ship_street' (first declared on line {first}); give each field its own name"
     )
@@ -363,7 +367,7 @@ def test_an_entity_policy_on_an_unknown_field_suggests_the_closest_field(tmp_pat
     text = edit("require: payment.refunded_total <= payment.amount", "require: payment.refunded_totl <= payment.amount")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "payment.refunded_totl")
-    assert error.path == "policies[4].require"
+    assert error.path == "policies[5].require"
     assert error.detail == "entity 'payment' has no field 'refunded_totl'; did you mean 'refunded_total'?"
 
 
@@ -371,7 +375,7 @@ def test_an_entity_policy_reading_args_says_it_has_no_arguments(tmp_path: Path) 
     text = edit("require: payment.refunded_total <= payment.amount", "require: args.limit <= payment.amount")
     error = load_error(tmp_path, text)
     assert error.line == line_of(text, "args.limit")
-    assert error.path == "policies[4].require"
+    assert error.path == "policies[5].require"
     assert error.detail.startswith("no argument 'args.limit'; there are no arguments here")
 
 

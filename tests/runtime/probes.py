@@ -100,3 +100,9 @@ def first(session: Session, tool: str, **filters: Any) -> dict[str, Any]:
     items = rows(session.call(tool, {**filters, "limit": 1}))
     assert items, f"the seeded state has no row for {tool} {filters}"
     return items[0]
+
+
+def details(session: Session, entity: str, row: dict[str, Any]) -> dict[str, Any]:
+    """The whole row behind a list tool's summary `row` of `entity`, as its get tool shows it."""
+    key = session.env.entities[entity].key
+    return fields(session.call(f"get_{entity}", {key: row[key]}))

@@ -13,7 +13,7 @@ from envforge.ir.tasks import RunHistory
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError, refusal_of
 from envforge.runtime.session import Session
-from tests.runtime.probes import fields, first, rows
+from tests.runtime.probes import details, fields, first, rows
 
 
 def test_reset_restores_the_template_state_exactly(retail_env: Environment) -> None:
@@ -41,7 +41,7 @@ def test_two_sessions_never_see_each_others_writes(retail_env: Environment) -> N
 def test_cancelling_an_order_refunds_its_payment_in_one_transaction(retail_env: Environment) -> None:
     session = Session(retail_env)
     order = first(session, "list_orders", status="pending")
-    payment = first(session, "list_payments", order_id=order["order_id"])
+    payment = details(session, "payment", first(session, "list_payments", order_id=order["order_id"]))
     refunds_before = fields(session.call("list_refunds", {"payment_id": payment["payment_id"]}))["total"]
     result = session.call("cancel_order", {"order_id": order["order_id"], "reason": "found_cheaper"})
     assert fields(result["order"])["status"] == "cancelled"
@@ -67,7 +67,8 @@ def test_inserted_keys_follow_the_largest_key_so_replays_are_identical(retail_en
 def test_changing_a_quantity_moves_the_order_total_and_the_stock(retail_env: Environment) -> None:
     session = Session(retail_env)
     for order in rows(session.call("list_orders", {"status": "pending", "limit": 100})):
-        items = rows(session.call("list_order_items", {"order_id": order["order_id"]}))
+        listed = rows(session.call("list_order_items", {"order_id": order["order_id"]}))
+        items = [details(session, "order_item", item) for item in listed]
         item = next((item for item in items if item["status"] == "ordered" and item["quantity"] < 10), None)
         if item is not None:
             break
@@ -160,7 +161,7 @@ def test_a_policy_the_runtime_keeps_refuses_the_call_and_names_itself(retail_env
 
 def test_a_policy_left_to_the_agent_lets_the_call_through_and_only_breaches_names_it(retail_env: Environment) -> None:
     session = Session(retail_env)
-    standard = first(session, "list_customers", loyalty_tier="standard")
+    standard = details(session, "customer", first(session, "list_customers", loyalty_tier="standard"))
     gold = first(session, "list_customers", loyalty_tier="gold")
     asked = {"customer_id": standard["customer_id"], "amount": 75}
     assert session.breaches("grant_store_credit", asked) == ["store_credit_tiers", "store_credit_cap"]
@@ -225,7 +226,8 @@ def test_list_filters_match_text_by_substring_and_other_fields_exactly(retail_en
 def test_entity_invariants_roll_back_the_whole_action(retail_env: Environment) -> None:
     session = Session(retail_env)
     for order in rows(session.call("list_orders", {"status": "pending", "limit": 100})):
-        for item in rows(session.call("list_order_items", {"order_id": order["order_id"]})):
+        for listed in rows(session.call("list_order_items", {"order_id": order["order_id"]})):
+            item = details(session, "order_item", listed)
             product = fields(session.call("get_product", {"product_id": item["product_id"]}))
             if item["status"] == "ordered" and product["stock"] + item["quantity"] < 10:
                 before = _before(session)

@@ -32,7 +32,7 @@ def test_a_kind_that_combines_the_drafts_of_another_is_drafted_after_it() -> Non
         assert KINDS.index(kind.allowed) < KINDS.index(kind)
 
 
-def test_a_share_of_several_kinds_is_deduplicated_and_balanced_as_one_list() -> None:
+def test_a_share_of_several_kinds_takes_their_drafts_in_turn_then_dedupes_and_balances_them_as_one_list() -> None:
     offers = [_draft("offer:a", "1"), _draft("offer:a", "2"), _draft("offer:b", "3"), _draft("offer:a", "1")]
     refusals = [_draft("refuse:c", "4"), _draft("refuse:c", "5"), _draft("refuse:d", "6")]
     allowances = [_draft("allow:e", "7"), _draft("allow:e", "8")]
@@ -42,13 +42,14 @@ def test_a_share_of_several_kinds_is_deduplicated_and_balanced_as_one_list() -> 
     for kind, drafts in zip(policy, (offers, refusals, allowances), strict=True):
         drafted[kind] = finished(drafts, balanced=kind.balanced)
     pooled = pools_of(KINDS, drafted)["policy"]
-    assert pooled == finished([*offers, *refusals, *allowances], balanced=True)
+    # Each kind's own list is a1 b3 a2, c4 d6 c5 and e7 e8; taken in turn (a1 c4 e7, b3 d6 e8, a2 c5) and then
+    # balanced over intents in the order they first come, the first drafts of the pool hold every kind.
     assert [(draft.family, draft.oracle[0].arguments["order_id"]) for draft in pooled] == [
         ("offer:a", "1"),
-        ("offer:b", "3"),
         ("refuse:c", "4"),
-        ("refuse:d", "6"),
         ("allow:e", "7"),
+        ("offer:b", "3"),
+        ("refuse:d", "6"),
         ("offer:a", "2"),
         ("refuse:c", "5"),
         ("allow:e", "8"),

@@ -40,7 +40,11 @@ def test_instructions_never_leak_the_users_internal_key_and_oracles_start_by_fin
         )
         assert writes == task.difficulty.writes
         assert task.difficulty.chain_length == len(task.oracle)
-        assert (task.kind == "read") == (task.expected_answer is not None)
+        # A question is a read task of its own, or the follow-up a user asks once their write is done.
+        asked_after_a_write = "+ask:" in task.intent
+        assert (task.kind == "read" or asked_after_a_write) == (task.expected_answer is not None), task.id
+        if asked_after_a_write:
+            assert task.kind == "write" and any(reaction.when == "done" for reaction in task.scenario.script)
         stated_keys = set(re.findall(r"\b[A-Z]{2,5}-\d{6}\b", task.instruction))
         assert stated_keys <= set(task.scenario.known.get("record_ids", [])), task.instruction
 

@@ -203,11 +203,13 @@ def test_a_row_past_the_pickers_limit_is_searched_for_then_picked_by_label(
         for t in package.task_ids
         if any(set(call.arguments) & pickers.get(call.name, set()) for call in package.task(t).oracle)
     ]
+    # The tasks each app poses (not, say, a question asked once a write is done), now with one row per picker.
+    posed = {(ui.task_id, ui.app) for ui in load_ui_tasks(open_package(path))}
     searched = 0
     for kind in ("web", "phone"):
         server = AppServer(package, kind)
         with TestClient(server.app()) as client:
-            for task in tasks:
+            for task in [task for task in tasks if (task.id, kind) in posed]:
                 try:
                     steps, episode, answer = build_path(server, kind, client, task)
                 except UnbuildableError as error:
