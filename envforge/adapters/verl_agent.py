@@ -15,7 +15,7 @@ from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import ToolResponse
 
 from envforge.adapters.packages import installed_package
-from envforge.adapters.verl_loop import Generation, run_token_episode
+from envforge.adapters.verl_loop import MAX_TURNS, Generation, run_token_episode
 from envforge.adapters.verl_reward import CALLS_FIELD
 from envforge.runtime.episode import Episode, render_result
 
@@ -25,7 +25,7 @@ _EPISODE_ATTRIBUTE = "_envforge_episode"
 class EnvforgeAgentLoop(AgentLoopBase):
     """Multi-turn tool use on one envforge task; `reward_score` is the task verifier's reward."""
 
-    def __init__(self, *args: Any, max_turns: int = 8, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, max_turns: int = MAX_TURNS, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.max_turns = max_turns
 

@@ -16,6 +16,10 @@ from envforge.ir.tasks import Verdict
 from envforge.runtime.agent_text import CallAction, parse_calls
 from envforge.runtime.episode import EnvPackage, Episode, render_result
 
+MAX_TURNS = 16
+"""Model turns an episode may take: the longest golden chain of the shipped domains (12 calls, then the answer)
+with room for an agent that asks or retries."""
+
 
 @dataclass(frozen=True)
 class Generation:
@@ -84,7 +88,7 @@ async def run_token_episode(
     tokenizer: ChatTokenizer,
     generate: Generate,
     *,
-    max_turns: int = 8,
+    max_turns: int = MAX_TURNS,
     max_prompt_tokens: int | None = None,
     max_response_tokens: int = 4096,
     template_kwargs: dict[str, Any] | None = None,

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from envforge.adapters.verl_loop import MAX_TURNS
 from envforge.exporters.split import Split
 from envforge.exporters.tables import parquet_bytes
 from envforge.exporters.wheels_names import module_name
@@ -20,7 +21,6 @@ from envforge.runtime.episode import EnvPackage
 AGENT_LOOP_NAME = "envforge_agent"
 AGENT_LOOP_TARGET = "envforge.adapters.verl_agent.EnvforgeAgentLoop"
 TOOL_CLASS = "envforge.adapters.verl_agent.EnvforgeTool"
-DEFAULT_MAX_TURNS = 8
 
 
 def verl_row(package: EnvPackage, task_id: str, split: Split, index: int, with_tools_kwargs: bool) -> dict[str, Any]:
@@ -85,7 +85,7 @@ def tool_config(package: EnvPackage) -> dict[str, Any]:
 
 
 def agent_loop_config() -> list[dict[str, Any]]:
-    return [{"name": AGENT_LOOP_NAME, "_target_": AGENT_LOOP_TARGET, "max_turns": DEFAULT_MAX_TURNS}]
+    return [{"name": AGENT_LOOP_NAME, "_target_": AGENT_LOOP_TARGET, "max_turns": MAX_TURNS}]
 
 
 def _yaml(value: object) -> bytes:

@@ -63,7 +63,7 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
                 }
     loops = yaml.safe_load((folder / "agent_loop.yaml").read_text())
     assert loops == [
-        {"name": "envforge_agent", "_target_": "envforge.adapters.verl_agent.EnvforgeAgentLoop", "max_turns": 8}
+        {"name": "envforge_agent", "_target_": "envforge.adapters.verl_agent.EnvforgeAgentLoop", "max_turns": 16}
     ]
     if domain != "suite":
         config = yaml.safe_load((folder / "tool_config.yaml").read_text())

@@ -282,13 +282,15 @@ def _grounded(world: World, task: TaskSpec, steps: list[Step]) -> bool | None:
 
 
 def _counted_filters(world: World, task: TaskSpec, steps: list[Step]) -> dict[str, Any]:
-    """The filters of the golden listing of the counted rows: the rows a count asks about are those it matches."""
+    """The filters of the golden listing of the counted rows: the rows a count asks about are those it matches. The
+    last such listing: a question asked after a write comes after the write's own lookups, which may list the same
+    rows unfiltered."""
     answer = task.verifier.answer
     assert answer is not None and answer.counted is not None
     entity, column = answer.counted.split(".")
     return next(
         {name: value for name, value in step.call.arguments.items() if name not in PAGING}
-        for step in steps
+        for step in reversed(steps)
         if world.env.tools[step.call.name].entity == entity and step.call.arguments.get(column) == task.scenario.person
     )
 

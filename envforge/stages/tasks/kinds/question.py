@@ -15,7 +15,7 @@ from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, Identity
 from envforge.stages.tasks.identity import identify
 from envforge.stages.tasks.kinds.kind import Drafted, DraftKind
-from envforge.text import show
+from envforge.text import show, stated_in
 
 ANSWER_TYPES: dict[str, AnswerType] = {
     "enum": "enum",
@@ -116,6 +116,10 @@ def _field_question(context: SynthesisContext, person: str, entity: str, key: st
         field=f"{entity}.{asked.name}",
         key=key,
     )
+    if any(stated_in(text, other, context.blueprint.clock.date()) for other in answer.competitors):
+        # The question says another record's value ("90" of "the Albuterol 90 mcg inhaler"), which an answer may
+        # repeat: "either 30 or 90" could not be told from the answer.
+        return None
     return Draft(
         "read",
         person,
