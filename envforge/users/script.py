@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 
 from envforge.ir.tasks import Reaction, TaskSpec
-from envforge.runtime.claims.told import DENIAL
+from envforge.runtime.claims.segments import sentences
+from envforge.runtime.claims.told import DENIAL, names_it
 from envforge.users.base import Turn
 from envforge.users.fields import asking_sentences, mentions_value
 
@@ -22,7 +23,6 @@ DONE = re.compile(
 )
 """The agent says it finished something: the user may go on to what they want next."""
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def claims_done(message: str) -> bool:
@@ -44,10 +44,11 @@ def meets(reaction: Reaction, message: str) -> bool:
     if reaction.when == "done":
         return claims_done(message)
     if reaction.when == "refused":
-        # A denial about the refused request itself, not "I can't find your order".
+        # A denial about the refused request itself (the test `told` reads a refusal by), not "I can't find your
+        # order".
+        said = message.replace("’", "'")
         return any(
-            DENIAL.search(sentence) and any(re.search(rf"\b{re.escape(cue)}", sentence) for cue in reaction.cue)
-            for sentence in _SENTENCE.split(message.lower().replace("’", "'"))
+            DENIAL.search(said[start:end]) and names_it(said[start:end], reaction.cue) for start, end in sentences(said)
         )
     asks = bool(asking_sentences(message))
     return asks and all(names_value(message, cue) for cue in reaction.cue) and not claims_done(message)
