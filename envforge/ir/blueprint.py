@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import Field, Tag
+from pydantic import Field, StrictFloat, StrictInt, StrictStr, Tag
 
 from envforge.ir.base import IRModel
 from envforge.ir.invariants import InvariantSpec
@@ -146,9 +146,11 @@ class ParamSpec(IRModel):
     sentence: str | None = Field(default=None, pattern=r"\{value\}")
     """How a user gives this argument in a request: one sentence with `{value}`, e.g. `The bag weighs {value} kg.`
     or `I think {value} in store credit would be fair.` Omitted: one made from the name (`The new email is ...`)."""
-    examples: list[str] = Field(default_factory=list)
-    """For free text that no field stores: values a user would give (`I was in hospital that week`), which tasks
-    draw from. Omitted: the values the field it is written into holds, else made-up text."""
+    examples: list[StrictStr | StrictInt | StrictFloat] = Field(default_factory=list)
+    """Values a user would give, which tasks draw from: for free text that no field stores (`I was in hospital that
+    week`), or for a number whose range is wider than what people ask (`[15, 40, 80]` dollars of goodwill credit
+    where the tool takes up to 1000). Omitted: round numbers in the range; for text, the values the field it is
+    written into holds, else made-up text."""
     says: dict[str, str] | None = None
     """For `enum` arguments: what a user says for each value, one sentence each, e.g. `It arrived damaged.` for
     `damaged` and `I'll pay by card.` for `card`; the agent maps the words to the value. A value left out is said

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import assert_never
 
@@ -228,6 +229,22 @@ class Checker(CheckContext):
                 raise self.fail(
                     (*path, "params", index), f"enum argument '{param.name}' needs 'values'; list the allowed values"
                 )
+            numeric = param.type in NUMERIC_TYPES
+            for value in param.examples:
+                if numeric != (isinstance(value, int | float) and not isinstance(value, bool)):
+                    kind = "numbers" if numeric else "text"
+                    raise self.fail(
+                        (*path, "params", index, "examples"),
+                        f"examples of {param.type} argument '{param.name}' must be {kind}; '{value}' is not",
+                    )
+                low = -math.inf if param.minimum is None else param.minimum
+                high = math.inf if param.maximum is None else param.maximum
+                if numeric and not low <= float(value) <= high:
+                    raise self.fail(
+                        (*path, "params", index, "examples"),
+                        f"example {value} of argument '{param.name}' is outside its range; keep it within "
+                        f"{param.minimum} to {param.maximum}",
+                    )
             for value in param.says or {}:
                 if value not in (param.values or []):
                     hint = did_you_mean(value, param.values or []) or f"; its values are {listed(param.values or [])}"

@@ -24,7 +24,8 @@ class Reaction(IRModel):
 
     `done`: the agent says what it did is done, and the user asks for more. `refused`: the agent says it cannot do
     what the user asked, and the user pushes back once. `offered`: the agent proposes something in place of the
-    request, naming every value in `cue`, and asks; the user accepts."""
+    request, naming every value in `cue`, and asks; the user accepts it, or (`takes` false) declines it, and the
+    right run then leaves that request undone."""
 
     when: Literal["done", "refused", "offered"]
     say: str
@@ -39,6 +40,11 @@ class Reaction(IRModel):
     agent asks for after it."""
     which: list[str] = Field(default_factory=list)
     """For a follow-up: the entities of `UserScenario.which` the request it adds leaves vague."""
+    offer: dict[str, Any] = Field(default_factory=dict)
+    """For `offered`: the arguments the policy sets in place of those asked for (`amount` 25.0), which the agent
+    proposes."""
+    takes: bool = True
+    """For `offered`: whether the user takes the offer; one they decline leaves the request undone."""
 
 
 class UserScenario(IRModel):

@@ -221,8 +221,9 @@ class TaskMix(IRModel):
     request_shapes: int
     """Distinct requests once greetings, the user's identity and every value are masked."""
     policy_tasks: dict[str, int]
-    """`refuse` (a forbidden request next to an allowed one), `offer` (a policy changes the action) and `allow` (a
-    policy allows the request only on two or more conditions at once) -> tasks."""
+    """`refuse` (a forbidden request next to an allowed one), `offer` (a policy changes the action), `decline` (the
+    user turns down what the policy offers, next to an allowed request) and `allow` (a policy allows the request
+    only on two or more conditions at once) -> tasks."""
     conditions_per_policy_task: dict[int, int] = Field(default_factory=dict)
     """How many conditions of its policies a policy task's verdict turns on (`TaskSpec.conditions`, counted as
     one where the request breaks two at once and so turns on neither alone) -> policy tasks."""
@@ -232,8 +233,8 @@ class TaskMix(IRModel):
     """The median length of the user's opening request, in words."""
     reactions: dict[str, int] = Field(default_factory=dict)
     """How the users react later in the conversation (`follow_up`: a second request once the first is done,
-    `question_after`: a question once it is done, `push_back`: on a refusal, `offer_taken`: once the agent proposes
-    what the policy allows) -> tasks."""
+    `question_after`: a question once it is done, `push_back`: on a refusal, `offer_taken` / `offer_declined`: once the
+    agent proposes what the policy allows) -> tasks."""
     reacting_tasks: int = 0
     """Tasks with at least one conditional user turn (a reaction of the user's script)."""
 

@@ -89,17 +89,17 @@ def reactions_of(task: TaskSpec) -> list[str]:
     """The names the report gives the reactions of the task's user script."""
     names = {"refused": "push_back", "offered": "offer_taken"}
     return [
-        names.get(reaction.when)
+        ("offer_declined" if reaction.when == "offered" and not reaction.takes else names.get(reaction.when))
         or ("question_after" if any(clause.startswith("tell me ") for clause in reaction.requests) else "follow_up")
         for reaction in task.scenario.script
     ]
 
 
 def _policy_kind(task: TaskSpec) -> str:
-    """What a policy does in the task: `offer`s something instead, `allow`s the request on several conditions,
-    or forbids it (`refuse`)."""
+    """What a policy does in the task: `offer`s something instead (which the user may `decline`), `allow`s the
+    request on several conditions, or forbids it (`refuse`)."""
     kind = task.intent.partition(":")[0]
-    return kind if kind in ("offer", "allow") else "refuse"
+    return kind if kind in ("offer", "decline", "allow") else "refuse"
 
 
 def build_mix(

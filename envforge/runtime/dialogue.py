@@ -2,7 +2,7 @@
 turns where the script (`UserScenario.script`) puts them.
 
 A follow-up comes once the calls before it are done and reported; an offer is proposed, with the values it
-changes, before its write; a push back on a refusal comes after the closing message, and the agent holds the
+changes, before its write (or, where the user turns it down, after every call); a push back on a refusal comes after the closing message, and the agent holds the
 policy. Demonstrations (SFT trajectories) and the careful agent of the tests follow it, so every reaction a task
 scripts is one a correct run meets.
 """
@@ -47,7 +47,8 @@ def golden_dialogue(task: TaskSpec, blueprint: Blueprint) -> list[Step]:
             steps += _asked(clarification(task, reaction))
             start = reaction.calls_from
         elif reaction.when == "offered":
-            end = len(task.oracle) - 1
+            # An offer the user takes is proposed before its write, the last call; one they decline after every call.
+            end = len(task.oracle) - 1 if reaction.takes else len(task.oracle)
             steps += task.oracle[start:end]
             steps += [Said("agent", offer_message(task, blueprint, reaction)), Said("user", reaction.say)]
             start = end
@@ -61,9 +62,9 @@ def golden_dialogue(task: TaskSpec, blueprint: Blueprint) -> list[Step]:
 
 def offer_message(task: TaskSpec, blueprint: Blueprint, reaction: Reaction) -> str:
     """The proposal of what the policy allows in place of the request, naming each value it changes."""
-    asked, offered = task.forbidden[0], task.oracle[-1]
+    asked = task.forbidden[0]
     terms = {term.name: term for term in action_terms(blueprint)}
-    changed = [f"{humanize(name)} {value}" for name, value in offered.arguments.items() if str(value) in reaction.cue]
+    changed = [f"{humanize(name)} {value}" for name, value in reaction.offer.items()]
     changed = changed or [str(value) for value in reaction.cue]
     return (
         f"I can't {terms[asked.name].verb} exactly that: {policy_reason(task, blueprint)} I can do it with "

@@ -74,7 +74,8 @@ def _instruction(reaction: Reaction) -> str:
         return (
             f"- If the agent says it cannot {wanted}, push back once, like this: {reaction.say} After that, accept it."
         )
-    return f"- If the agent offers {' and '.join(reaction.cue)} instead, accept it, like this: {reaction.say}"
+    answer = "accept it" if reaction.takes else "turn it down and drop that request"
+    return f"- If the agent offers {' and '.join(reaction.cue)} instead, {answer}, like this: {reaction.say}"
 
 
 def clean_reply(content: str) -> str:

@@ -50,8 +50,16 @@ def meets(reaction: Reaction, message: str) -> bool:
         return any(
             DENIAL.search(said[start:end]) and names_it(said[start:end], reaction.cue) for start, end in sentences(said)
         )
-    asks = bool(asking_sentences(message))
-    return asks and all(names_value(message, cue) for cue in reaction.cue) and not claims_done(message)
+    return bool(asking_sentences(message)) and proposes(message, reaction.cue)
+
+
+def proposes(message: str, values: Sequence[str]) -> bool:
+    """Whether the message names every value in a sentence that does not claim it done: "I can do $25 instead" is
+    a proposal where "I have granted $25" is not, even beside a report of another write ("I've updated your
+    email.")."""
+    said = [message[start:end] for start, end in sentences(message)]
+    offering = [sentence for sentence in said if not claims_done(sentence)]
+    return all(any(names_value(sentence, value) for sentence in offering) for value in values)
 
 
 def played(task: TaskSpec, turns: Sequence[Turn]) -> int:
@@ -78,9 +86,14 @@ def due(task: TaskSpec, turns: Sequence[Turn]) -> Reaction | None:
 
 def wanted(task: TaskSpec, turns: Sequence[Turn]) -> list[str]:
     """The requests the user is still after: not a follow-up they have yet to make, nor one they gave up after
-    pushing back on its refusal."""
+    pushing back on its refusal or turning down what the agent offered in its place."""
     script = task.scenario.script
     count = played(task, turns)
     later = {clause for reaction in script[count:] if reaction.when == "done" for clause in reaction.requests}
-    given_up = {clause for reaction in script[:count] if reaction.when == "refused" for clause in reaction.requests}
+    given_up = {
+        clause
+        for reaction in script[:count]
+        if reaction.when == "refused" or not reaction.takes
+        for clause in reaction.requests
+    }
     return [clause for clause in task.scenario.requests if clause not in later | given_up]

@@ -82,6 +82,48 @@ def test_an_agent_that_gives_in_to_the_push_back_fails(retail_package: Path, tmp
     assert [call.name for call in trajectory.calls][-1] == forbidden.name
 
 
+def _declined(package: EnvPackage) -> TaskSpec:
+    return next(
+        task
+        for task in package.tasks.values()
+        if task.scenario.script and task.scenario.script[0].when == "offered" and not task.scenario.script[0].takes
+    )
+
+
+def test_an_offer_the_user_turns_down_leaves_the_request_undone(retail_package: Path, tmp_path: Path) -> None:
+    """The agent does the allowed request, proposes what the policy offers for the other, and the user declines:
+    the episode goes on until then, and the run that does nothing more passes."""
+    package = load_package(open_package(retail_package))
+    task = _declined(package)
+    reaction = task.scenario.script[0]
+    assert reaction.say not in task.instruction and reaction.offer
+    trajectory = _run(package, careful_agent(package, {}), task.id, tmp_path)
+    assert trajectory.outcome == "passed"
+    assert reaction.say in _users(trajectory)
+    assert task.forbidden[0].name not in [call.name for call in trajectory.calls]
+
+
+def test_an_agent_that_grants_the_offer_without_proposing_it_fails_where_the_user_would_decline(
+    retail_package: Path, tmp_path: Path
+) -> None:
+    """It does the allowed request, then makes the offered write straight away and reports it: the user never
+    had the chance to say no, and the verdict fails it on the state."""
+    package = load_package(open_package(retail_package))
+    task = _declined(package)
+    asked = task.forbidden[0]
+    calls = [*task.oracle, ToolCall(name=asked.name, arguments={**asked.arguments, **task.scenario.script[0].offer})]
+
+    def grants(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
+        done = tool_results(messages)
+        if done < len(calls):
+            return tool_call(calls[done].name, calls[done].arguments, call_id=f"c{done}")
+        return say(f"{report_message(task, package.env.blueprint)} I also applied what the policy allows instead.")
+
+    trajectory = _run(package, grants, task.id, tmp_path)
+    assert trajectory.outcome == "failed"
+    assert trajectory.verdict is not None and not trajectory.verdict.components["no_unexpected_changes"]
+
+
 def test_a_follow_up_comes_once_the_first_request_is_reported_and_must_be_done(
     retail_package: Path, tmp_path: Path
 ) -> None:

@@ -21,17 +21,20 @@ NUMBER_CHOICES = (1, 2, 3, 5, 10, 20, 25, 40, 50, 100, 250, 500, 1000, 2500, 100
 def plain_values(
     blueprint: Blueprint, rows: dict[str, dict[str, Row]], faker: Faker, tool: ToolSpec, name: str, rng: random.Random
 ) -> list[Any]:
-    """Up to three values for the argument `name` of `tool`: its enum's, round numbers in its range, today's
-    date, the blueprint's examples, or what the seeded state (or else `faker`) holds for the field it writes."""
+    """Up to three values for the argument `name` of `tool`: its enum's, the blueprint's examples (for a number,
+    those in its range), round numbers in its range, today's date, or what the seeded state (or else `faker`)
+    holds for the field it writes."""
     schema = tool.parameters["properties"][name]
     if "enum" in schema:
         values = list(schema["enum"])
         rng.shuffle(values)
         return values[:CANDIDATES]
     kind = schema.get("type")
+    action = blueprint.action(tool.name)
+    examples: list[Any] = next(param.examples for param in action.params if param.name == name)
     if kind in ("integer", "number"):
         low, high = schema.get("minimum", 1), schema.get("maximum", 1000)
-        picks = [value for value in NUMBER_CHOICES if low <= value <= high] or [low]
+        picks = [value for value in examples or NUMBER_CHOICES if low <= value <= high] or [low]
         rng.shuffle(picks)
         return picks[:CANDIDATES]
     if kind == "boolean":
@@ -39,8 +42,6 @@ def plain_values(
     if schema.get("format") == "date":
         return [blueprint.clock.date().isoformat()]
     limit = schema.get("maxLength", 2000)
-    action = blueprint.action(tool.name)
-    examples = next(param.examples for param in action.params if param.name == name)
     if examples:
         return rng.sample(examples, min(CANDIDATES, len(examples)))
     targets = written_fields(blueprint, action, name)

@@ -60,6 +60,9 @@ class Draft:
     offered: bool = False
     """The only part breaks a policy that offers something instead; the user accepts the offer once the agent
     makes it."""
+    declined: dict[str, Any] | None = None
+    """The arguments a policy offers in place of those of the forbidden request, which the user declines once the
+    agent proposes them: the right run does neither."""
     follow_from: int | None = None
     """The second part is a follow-up the user asks for once the first is done; its calls start at this index of
     the oracle."""

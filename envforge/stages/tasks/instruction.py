@@ -1,6 +1,7 @@
 """A draft told as the user tells it: a first message with its requests, each followed by why and the details
 given up front; the details held back until the agent asks; the rows named only when asked; and the user's script:
-a follow-up request once the first is done, a push back on a refusal, an offer taken once the agent makes it."""
+a follow-up request once the first is done, a push back on a refusal, an offer taken or turned down once the agent
+makes it."""
 
 from __future__ import annotations
 
@@ -58,14 +59,17 @@ def render(phraser: Phraser, world: World, draft: Draft, rng: random.Random, cue
         )
         sentences += _told(phraser, draft.forbidden, rng, said)
         clauses.append(forbidden)
-        script.append(
-            Reaction(
-                when="refused",
-                say=rng.choice(wording.PUSHBACKS),
-                requests=[forbidden],
-                cue=cues(draft.forbidden.action.name),
+        if draft.declined is not None:
+            script.append(_refusal_of_offer(phraser, draft.forbidden, draft.declined, rng, forbidden))
+        else:
+            script.append(
+                Reaction(
+                    when="refused",
+                    say=rng.choice(wording.PUSHBACKS),
+                    requests=[forbidden],
+                    cue=cues(draft.forbidden.action.name),
+                )
             )
-        )
     first = draft.parts[:1] if draft.follow_from is not None else draft.parts
     if any(part.asked or part.vague for part in first) and rng.random() < 0.5:
         hint = rng.choice(wording.ASK_HINTS)
@@ -118,11 +122,28 @@ def _acceptance(phraser: Phraser, draft: Draft, rng: random.Random) -> Reaction:
     """The user takes what the policy offers once the agent proposes it: the values in which the offered write
     differs from the one asked for are what the proposal must name. The request itself never says the rule."""
     offered, asked = draft.oracle[-1], draft.refused[0]
-    kinds = {param.name: param.type for param in draft.parts[0].action.params}
     changed = {name: value for name, value in offered.arguments.items() if asked.arguments.get(name) != value}
-    spoken = [phraser.value(value, kinds.get(name, "string"), rng) for name, value in changed.items()]
-    say = rng.choice(wording.ACCEPTS).format(offer=" and ".join(spoken))
-    return Reaction(when="offered", say=wording.capital(say), cue=[str(value) for value in changed.values()])
+    say = rng.choice(wording.ACCEPTS).format(offer=_spoken(phraser, draft.parts[0], changed, rng))
+    return Reaction(when="offered", say=wording.capital(say), cue=[str(v) for v in changed.values()], offer=changed)
+
+
+def _refusal_of_offer(phraser: Phraser, part: Part, offer: dict[str, Any], rng: random.Random, clause: str) -> Reaction:
+    """The user turns down what the policy offers in place of `part` once the agent proposes it, and gives that
+    request up: it was the amount (or the kind) asked for or nothing."""
+    say = rng.choice(wording.DECLINES).format(offer=_spoken(phraser, part, offer, rng))
+    return Reaction(
+        when="offered",
+        say=wording.capital(say),
+        requests=[clause],
+        cue=[str(value) for value in offer.values()],
+        offer=offer,
+        takes=False,
+    )
+
+
+def _spoken(phraser: Phraser, part: Part, values: dict[str, Any], rng: random.Random) -> str:
+    kinds = {param.name: param.type for param in part.action.params}
+    return " and ".join(phraser.value(value, kinds.get(name, "string"), rng) for name, value in values.items())
 
 
 def _clause(

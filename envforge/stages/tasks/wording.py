@@ -203,6 +203,12 @@ ACCEPTS = [
     "Fine, I'll take {offer}. Go ahead.",
 ]
 """The user takes what the agent offers in place of the request."""
+DECLINES = [
+    "{offer}? No, thank you. Please leave that part as it is, then.",
+    "Thanks, but no. If it can only be {offer}, I'd rather you didn't do anything about that.",
+    "Hmm, {offer} isn't what I was after, so let's leave that one. Please don't change anything there.",
+]
+"""The user turns down what the agent offers in place of the request, and gives that request up."""
 DETAIL_SENTENCES = ["The {noun} is {value}.", "The {noun} would be {value}."]
 NEW_DETAIL_SENTENCES = [
     "The new {noun} is {value}.",

@@ -57,4 +57,4 @@ def build(inputs: VerifierInputs, config: GenerateConfig) -> VerifierArtifact:
     return VerifierArtifact(accepted=accepted, sources=sources, results=results)
 
 
-STAGE = declare_stage("verifiers", 6, build)
+STAGE = declare_stage("verifiers", 7, build)

@@ -3,6 +3,9 @@ is right to do."""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
+
 from envforge.ir.tasks import ToolCall
 from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, combinable, joined, merged, told_in_full
@@ -20,54 +23,51 @@ class Refusals(CombiningKind):
     def draft(self, context: SynthesisContext, drafted: Drafted, wanted: int) -> list[Draft]:
         """Each forbidden request beside up to `PAIRINGS` allowed ones, cross-domain pairs first in a fused world."""
         allowed = self.allowed_by_person(drafted)
-        drafts = []
+        drafts: list[Draft] = []
         for forbidden in _policies_in_turn(context.forbidden):
-            assert forbidden.forbidden is not None
             context.paired.update(forbidden.policies)
-            paired = 0
-            others = allowed.get(forbidden.person, [])
-            if context.blueprint.composed_of:
-                others = sorted(others, key=lambda other: not context.crosses(joined(forbidden, other)))
-            for other in others:
-                if other.touched & forbidden.touched or not combinable(other.parts[0], forbidden.forbidden):
-                    continue
-                lookups = merged(forbidden.oracle, other.oracle[:-1])
-                write = other.oracle[-1]
-                ok, _ = context.run([*lookups, write], forbidden.person)
-                if not ok:
-                    continue
-                call = forbidden.forbidden
-                # The allowed request done first may change what the forbidden one is judged on (a bag removed
-                # frees a place): ask it only where a policy it broke still forbids it, for that policy.
-                verdicts = context.session.verdicts(call.action.name, call.arguments)
-                still = [
-                    verdict.policy for verdict in verdicts if verdict.policy in forbidden.policies and not verdict.holds
-                ]
-                if not still:
-                    continue
-                drafts.append(
-                    Draft(
-                        "write",
-                        forbidden.person,
-                        forbidden.persona,
-                        forbidden.identity,
-                        [*lookups, write],
-                        1,
-                        [other.parts[0]],
-                        forbidden=call,
-                        touched=other.touched,
-                        policies=still,
-                        refused=[ToolCall(name=call.action.name, arguments=call.arguments)],
-                        family=f"{forbidden.family}+{other.family}",
-                        conditions=turning_of(verdicts, still),
-                    )
-                )
-                paired += 1
-                if paired >= PAIRINGS:
-                    break
+            drafts += itertools.islice(paired_with(context, forbidden, allowed.get(forbidden.person, [])), PAIRINGS)
             if len(drafts) >= wanted:
                 break
         return drafts
+
+
+def paired_with(context: SynthesisContext, forbidden: Draft, others: list[Draft]) -> Iterator[Draft]:
+    """The forbidden request of `forbidden` asked beside each allowed request of `others` it combines with, done
+    first, where a policy it broke still forbids it then; cross-domain pairs first in a fused world."""
+    call = forbidden.forbidden
+    assert call is not None
+    if context.blueprint.composed_of:
+        others = sorted(others, key=lambda other: not context.crosses(joined(forbidden, other)))
+    for other in others:
+        if other.touched & forbidden.touched or not combinable(other.parts[0], call):
+            continue
+        lookups = merged(forbidden.oracle, other.oracle[:-1])
+        write = other.oracle[-1]
+        ok, _ = context.run([*lookups, write], forbidden.person)
+        if not ok:
+            continue
+        # The allowed request done first may change what the forbidden one is judged on (a bag removed frees a
+        # place): ask it only where a policy it broke still forbids it, for that policy.
+        verdicts = context.session.verdicts(call.action.name, call.arguments)
+        still = [verdict.policy for verdict in verdicts if verdict.policy in forbidden.policies and not verdict.holds]
+        if not still:
+            continue
+        yield Draft(
+            "write",
+            forbidden.person,
+            forbidden.persona,
+            forbidden.identity,
+            [*lookups, write],
+            1,
+            [other.parts[0]],
+            forbidden=call,
+            touched=other.touched,
+            policies=still,
+            refused=[ToolCall(name=call.action.name, arguments=call.arguments)],
+            family=f"{forbidden.family}+{other.family}",
+            conditions=turning_of(verdicts, still),
+        )
 
 
 def _policies_in_turn(forbidden: list[Draft]) -> list[Draft]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from envforge.stages.tasks.kinds.allowance import Allowances
+from envforge.stages.tasks.kinds.declined_offer import DeclinedOffers
 from envforge.stages.tasks.kinds.kind import DraftKind
 from envforge.stages.tasks.kinds.multi_write import MultiWrites
 from envforge.stages.tasks.kinds.offer import Offers
@@ -17,11 +18,12 @@ KINDS: tuple[DraftKind, ...] = (
     MultiWrites(allowed=SINGLE_WRITES),
     Offers(),
     Refusals(allowed=SINGLE_WRITES),
+    DeclinedOffers(allowed=SINGLE_WRITES),
     Allowances(),
     Questions(),
     WritesThenQuestions(allowed=SINGLE_WRITES),
 )
 """The order is part of the seeded output: a kind drafts from those before it (multi-writes and refusals
-combine single writes, and writes-then-questions ask a question after one; offers, allowances and forbidden
-requests are met while drafting single writes), and the share of a
-mix several kinds fill lists their drafts in this order."""
+combine single writes, declined offers pair an offer with one, and writes-then-questions ask a question after
+one; offers, allowances and forbidden requests are met while drafting single writes), and the share of a mix
+several kinds fill lists their drafts in this order."""
