@@ -45,6 +45,10 @@ class Reaction(IRModel):
     proposes."""
     takes: bool = True
     """For `offered`: whether the user takes the offer; one they decline leaves the request undone."""
+    changes: bool = False
+    """For `done`: the user changes their mind about the request's value (`cue`), asking for the write from
+    `calls_from` in its place. Also met by a proposal that names the value before any write (an agent that
+    confirms first), so the first write may never be made."""
 
 
 class UserScenario(IRModel):
@@ -162,6 +166,9 @@ class ExpectedCall(IRModel):
     arguments: dict[str, Any]
     accumulative: bool = False
     """The action adds up over calls (the blueprint says so): only the end result counts, not the calls."""
+    optional: bool = False
+    """A write the user took back once the agent named it or made it (a change of mind): a run may make it or not;
+    no other call counts in its place."""
 
 
 class Footprint(IRModel):

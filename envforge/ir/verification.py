@@ -234,7 +234,8 @@ class TaskMix(IRModel):
     reactions: dict[str, int] = Field(default_factory=dict)
     """How the users react later in the conversation (`follow_up`: a second request once the first is done,
     `question_after`: a question once it is done, `push_back`: on a refusal, `offer_taken` / `offer_declined`: once the
-    agent proposes what the policy allows) -> tasks."""
+    agent proposes what the policy allows, `change_of_mind`: a value of the request changed once the agent names
+    it or reports it done) -> tasks."""
     reacting_tasks: int = 0
     """Tasks with at least one conditional user turn (a reaction of the user's script)."""
 

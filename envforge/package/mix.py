@@ -89,7 +89,8 @@ def reactions_of(task: TaskSpec) -> list[str]:
     """The names the report gives the reactions of the task's user script."""
     names = {"refused": "push_back", "offered": "offer_taken"}
     return [
-        ("offer_declined" if reaction.when == "offered" and not reaction.takes else names.get(reaction.when))
+        ("offer_declined" if reaction.when == "offered" and not reaction.takes else None)
+        or ("change_of_mind" if reaction.changes else names.get(reaction.when))
         or ("question_after" if any(clause.startswith("tell me ") for clause in reaction.requests) else "follow_up")
         for reaction in task.scenario.script
     ]

@@ -5,7 +5,8 @@ what the run wrote. A run passes only when every component holds:
 
 - `expected_changes_made` / `no_unexpected_changes`: the history's net changes are the golden ones;
 - `writes_as_asked`: its committed WRITE calls are the golden ones, every argument equal but for case, in any order
-  (a case the action keeps reaches a stored cell, which the changes judge);
+  (a case the action keeps reaches a stored cell, which the changes judge); a write the user took back (a change
+  of mind, `ExpectedCall.optional`) may be made or not;
 - `no_stray_writes`: no write touched a cell outside the golden footprint, or changed a cell more often than
   the golden run, even if a later write undid it;
 - `acted_only_for_user`: no write was tried on another person's row (refused attempts stay in the history);
@@ -96,10 +97,12 @@ def _changes(spec: VerifierSpec, history: RunHistory, reasons: list[str]) -> dic
 
 def _calls(expected: list[ExpectedCall], calls: list[CallRecord], reasons: list[str]) -> bool:
     accumulative = {call.tool for call in expected if call.accumulative}
-    wanted = Counter(call_key(call.tool, call.arguments) for call in expected if not call.accumulative)
+    counted = [call for call in expected if not call.accumulative]
+    wanted = Counter(call_key(call.tool, call.arguments) for call in counted if not call.optional)
+    optional = Counter(call_key(call.tool, call.arguments) for call in counted if call.optional)
     made = Counter(call_key(call.tool, call.arguments) for call in calls if call.tool not in accumulative)
     missing = sorted((wanted - made).elements())
-    extra = sorted((made - wanted).elements())
+    extra = sorted((made - wanted - optional).elements())
     reasons += [f"the run never made the write call {key}" for key in missing[:REASONS_SHOWN]]
     reasons += [f"the run made a write call that was not asked for: {key}" for key in extra[:REASONS_SHOWN]]
     absent = sorted(tool for tool in accumulative if not any(call.tool == tool for call in calls))

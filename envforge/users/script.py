@@ -42,7 +42,10 @@ def names_value(text: str, value: str) -> bool:
 def meets(reaction: Reaction, message: str) -> bool:
     """Whether the agent's message is what `reaction` waits for."""
     if reaction.when == "done":
-        return claims_done(message)
+        # A change of mind also answers a proposal of the value before any write (an agent that confirms first).
+        return claims_done(message) or (
+            reaction.changes and bool(asking_sentences(message)) and proposes(message, reaction.cue)
+        )
     if reaction.when == "refused":
         # A denial about the refused request itself (the test `told` reads a refusal by), not "I can't find your
         # order".

@@ -124,6 +124,73 @@ def test_an_agent_that_grants_the_offer_without_proposing_it_fails_where_the_use
     assert trajectory.verdict is not None and not trajectory.verdict.components["no_unexpected_changes"]
 
 
+def _changing(packages: dict[str, Path]) -> tuple[EnvPackage, TaskSpec]:
+    """The first task (domains in name order) whose user changes their mind and whose request holds nothing back,
+    so an agent can propose the value at once."""
+    for domain in sorted(packages):
+        package = load_package(open_package(packages[domain]))
+        for task in package.tasks.values():
+            script, scenario = task.scenario.script, task.scenario
+            if script and script[0].changes and not (scenario.details or scenario.which):
+                return package, task
+    raise AssertionError("no package has a change of mind on a request that holds nothing back")
+
+
+def test_a_change_of_mind_after_the_report_ends_on_the_new_value(packages: dict[str, Path], tmp_path: Path) -> None:
+    package, task = _changing(packages)
+    change = task.scenario.script[0]
+    assert change.say not in task.instruction and change.cue
+    trajectory = _run(package, careful_agent(package, {}), task.id, tmp_path)
+    assert trajectory.outcome == "passed"
+    assert change.say in _users(trajectory)
+    writes = [call.arguments for call in trajectory.calls if call.name == task.oracle[-1].name]
+    assert writes == [call.arguments for call in task.oracle[-2:]]
+
+
+def test_an_agent_that_confirms_first_hears_the_change_before_any_write_and_passes(
+    packages: dict[str, Path], tmp_path: Path
+) -> None:
+    """It proposes the first value, the user changes it, and it writes only the second: the write taken back is
+    never made, and the verdict does not ask for it."""
+    package, task = _changing(packages)
+    change = task.scenario.script[0]
+    assert change.calls_from is not None
+    lookups, second = task.oracle[: change.calls_from - 1], task.oracle[-1]
+    closing = package.golden_message(task.id)
+
+    def confirms(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
+        users = [index for index, message in enumerate(messages) if message["role"] == "user"]
+        done = tool_results(messages)
+        if done < len(lookups):
+            return tool_call(lookups[done].name, lookups[done].arguments, call_id=f"l{done}")
+        if len(users) == 1:
+            return say(f"Just to confirm before I change anything: I'll make it {change.cue[0]}. Shall I go ahead?")
+        if tool_results(messages[users[-1] :]) == 0:
+            return tool_call(second.name, second.arguments, call_id="second")
+        return say(closing)
+
+    trajectory = _run(package, confirms, task.id, tmp_path)
+    assert _users(trajectory)[1] == change.say
+    assert [call.arguments for call in trajectory.calls if call.name == second.name] == [second.arguments]
+    assert trajectory.outcome == "passed"
+
+
+def test_an_agent_that_ignores_the_change_of_mind_fails(packages: dict[str, Path], tmp_path: Path) -> None:
+    package, task = _changing(packages)
+    change = task.scenario.script[0]
+    first = task.oracle[: change.calls_from]
+
+    def keeps(messages: list[dict[str, Any]]) -> dict[str, Any] | int:
+        done = tool_results(messages)
+        if done < len(first):
+            return tool_call(first[done].name, first[done].arguments, call_id=f"c{done}")
+        return say(package.golden_message(task.id))
+
+    trajectory = _run(package, keeps, task.id, tmp_path)
+    assert change.say in _users(trajectory)
+    assert trajectory.outcome == "failed"
+
+
 def test_a_follow_up_comes_once_the_first_request_is_reported_and_must_be_done(
     retail_package: Path, tmp_path: Path
 ) -> None:

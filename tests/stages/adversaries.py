@@ -194,7 +194,10 @@ def cheats(player: Player) -> Iterator[Run]:
                     continue
                 wrong = _with(call, **{name: _wrong(value, schema)})
                 history, results = player.play([*before, wrong, *after])
-                yield Run(f"wrong_argument:{name}", history, message)
+                if results[len(before)][0]:
+                    # A refused attempt plays nothing; where the user took a first value back, the run without
+                    # it is the right one (an agent that confirmed first).
+                    yield Run(f"wrong_argument:{name}", history, message)
                 history, results = player.play([*before, wrong, call, *after])
                 if results[len(before)][0]:
                     yield Run(f"write_then_undo:{name}", history, message)

@@ -27,7 +27,7 @@ def test_every_share_of_the_mix_is_filled_by_a_kind_of_the_registry() -> None:
 
 def test_a_kind_that_combines_the_drafts_of_another_is_drafted_after_it() -> None:
     combining = [kind for kind in KINDS if isinstance(kind, CombiningKind)]
-    assert len(combining) == 4
+    assert len(combining) == 5
     for kind in combining:
         assert KINDS.index(kind.allowed) < KINDS.index(kind)
 

@@ -66,6 +66,9 @@ class Draft:
     follow_from: int | None = None
     """The second part is a follow-up the user asks for once the first is done; its calls start at this index of
     the oracle."""
+    changed: str | None = None
+    """The second part is the first with this detail given another value: the user changes their mind once the
+    agent names or makes the first, whose write a right run may then make or not."""
     question: str | None = None
     answer: str | None = None
     answer_spec: AnswerSpec | None = None

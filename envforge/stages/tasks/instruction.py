@@ -86,6 +86,8 @@ def _follow_up(
     with why and the details it gives (`held`: those it holds back until the agent asks); its clause joins
     `clauses`."""
     assert draft.follow_from is not None
+    if draft.changed is not None:
+        return _change_of_mind(phraser, draft, rng)
     if draft.question is not None:
         asking = rng.choice(wording.FOLLOW_UP_QUESTIONS)
         say = asking.format(direct=wording.capital(draft.question), question=draft.question)
@@ -93,6 +95,16 @@ def _follow_up(
         return Reaction(when="done", say=say, requests=clauses[-1:], calls_from=draft.follow_from)
     later = [rng.choice(wording.FOLLOW_UPS).format(request=clauses[1]), *_told(phraser, draft.parts[1], rng, said)]
     return Reaction(when="done", say=" ".join(later), requests=[clauses[1]], calls_from=draft.follow_from, details=held)
+
+
+def _change_of_mind(phraser: Phraser, draft: Draft, rng: random.Random) -> Reaction:
+    """The user gives the changed detail another value once the agent proposes the first (naming it) or reports
+    it done; the first value is what such a proposal names."""
+    first, second = (next(d for d in part.details if d.name == draft.changed) for part in draft.parts)
+    # A number is a mind changed; a new address or email given again is a slip corrected.
+    forms = wording.CHANGES_OF_MIND if isinstance(first.value, int | float) else wording.CORRECTIONS
+    say = rng.choice(forms).format(detail=phraser.detail_sentence(second, rng))
+    return Reaction(when="done", say=say, calls_from=draft.follow_from, cue=[str(first.value)], changes=True)
 
 
 def _both(

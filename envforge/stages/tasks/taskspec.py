@@ -49,6 +49,10 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
     clock = context.blueprint.clock.date()
     said = {name: value for name, value in draft.identity.hidden.items() if stated_in(instruction, value, clock)}
     keys = [key for part in [*draft.parts, *([draft.forbidden] if draft.forbidden else [])] for key in _keys(part)]
+    calls = expected_calls(history, context.accumulative)
+    if draft.changed is not None:
+        # The write of the value the user took back: an agent that confirmed first never made it.
+        calls[0] = calls[0].model_copy(update={"optional": True})
     return TaskSpec(
         id=task_id,
         kind=draft.kind,
@@ -70,7 +74,7 @@ def build_task(context: SynthesisContext, draft: Draft, task_id: str) -> TaskSpe
         verifier=VerifierSpec(
             task_id=task_id,
             expected_changes=fold_history(history.writes, history.keys),
-            expected_calls=expected_calls(history, context.accumulative),
+            expected_calls=calls,
             footprint=footprint_of(history),
             identity=identity,
             answer=draft.answer_spec,

@@ -203,6 +203,18 @@ ACCEPTS = [
     "Fine, I'll take {offer}. Go ahead.",
 ]
 """The user takes what the agent offers in place of the request."""
+CHANGES_OF_MIND = [
+    "Actually, wait, I've changed my mind. {detail} Could you make it that instead?",
+    "Oh, sorry, I've thought about it again. {detail} Can you change it to that, please?",
+    "Hmm, on second thought, that's not quite right. {detail} Please make it that instead.",
+]
+"""The user gives a detail of the request another value once the agent names the first or reports it done."""
+CORRECTIONS = [
+    "Oh no, sorry, I gave you the wrong one. {detail} Could you fix that, please?",
+    "Wait, I'm sorry, that one was wrong. {detail} Can you change it to that?",
+    "Hmm, I mixed them up, sorry. {detail} Please use that one instead.",
+]
+"""The user corrects a value of the request they gave wrong (a new email), once the agent names it or makes it."""
 DECLINES = [
     "{offer}? No, thank you. Please leave that part as it is, then.",
     "Thanks, but no. If it can only be {offer}, I'd rather you didn't do anything about that.",

@@ -27,7 +27,8 @@ The gate plays the cheater. Each mutant is a run an agent could make without doi
 
 Every mutant but those of the conversation ends with the golden run's closing message (`closing_message`: each
 write reported, each refusal explained, or the answer), so each plays one cheat. A mutant counts as equivalent
-(rewarding it is right) only when its history and message equal the golden ones.
+(rewarding it is right) only when its history and message equal the golden ones (or, where the user changes their
+mind, those of the golden run without the write of the value taken back).
 
 Beside the cheats, the gate plays legitimate variations, the task done right another way
 (`envforge.stages.verifiers.legitimate`): a verifier that rewards one below 1 fails the task (`legitimate_rejected`).
@@ -473,7 +474,11 @@ def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: lis
     session.act_for(task.scenario.person)
     runs = [_replay(session, task.oracle) for _ in range(ORACLE_REPLAYS)]
     golden = runs[0]
-    golden_key = history_key(golden)
+    golden_keys = {history_key(golden)}
+    if any(call.optional for call in task.verifier.expected_calls):
+        # The user took a value back: a run that never wrote it (it confirmed first) is as right as the golden one.
+        first = next(i for i, call in enumerate(task.oracle) if session.env.tools[call.name].kind == "write")
+        golden_keys.add(history_key(_replay(session, [*task.oracle[:first], *task.oracle[first + 1 :]])))
     failures: list[str] = []
     rules = [policy.text for policy in session.env.blueprint.policies]
     unsourced = provenance_violations(task, _results(session, task.oracle), session.env.blueprint.clock.date(), rules)
@@ -499,7 +504,7 @@ def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: lis
         if mutant.kind == "unrelated_write" and any(result.kind == mutant.kind for result in mutants):
             break  # unrelated writes come last; one that changed the state is enough
         history = _replay(session, mutant.calls, mutant.edits)
-        equivalent = history_key(history) == golden_key and mutant.answer == message
+        equivalent = history_key(history) in golden_keys and mutant.answer == message
         if mutant.kind == "unrelated_write" and equivalent:
             continue  # that extra write was refused after the oracle; try the next one
         reward = verify(history, Transcript(calls=mutant.calls, answer=mutant.answer), vocabulary).reward

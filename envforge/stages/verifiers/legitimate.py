@@ -13,6 +13,8 @@ its calls and the agent's messages to the user, in a variation:
 - `write_order`: the writes in reverse order, where they are independent (each does what it did, to the same end);
 - `respelled`: each argument its action folds to one case written in the other case (`envforge.ir.stored_forms`);
 - `confirm_first`: a message asking the user to confirm the writes, then the golden run and its closing message;
+- `confirmed_first`: where the user changes their mind once the agent names a value, the golden run without the
+  write of the value taken back (the agent confirmed it first, and the user changed it before any write);
 - questions: `other_format`, the value in another number, date or money format, and `full_sentence`, the answer in
   a sentence that restates what was asked (`envforge.stages.verifiers.phrasings`).
 
@@ -97,6 +99,7 @@ class _Variations:
         if self.writes:
             yield from self.refused_first()
             yield from self.write_order()
+            yield from self.taken_back_unmade()
             yield from self.respelled()
             yield LegitimateRun("confirm_first", "", self.oracle, (self.confirmation(), *self.said))
         yield from self.answers()
@@ -202,6 +205,15 @@ class _Variations:
         done = [self.golden_oks[i] for i in reversed(self.writes)]
         if oks[len(reads) :] == done and canonical_json(fold_history(history.writes, history.keys)) == self.golden_end:
             yield LegitimateRun("write_order", "reversed", [*reads, *writes], self.said)
+
+    def taken_back_unmade(self) -> Iterator[LegitimateRun]:
+        """Where the user changes their mind once the agent names a value, the run of an agent that confirmed it
+        first: the write of the value taken back is never made."""
+        if any(call.optional for call in self.task.verifier.expected_calls):
+            first = self.writes[0]
+            yield LegitimateRun(
+                "confirmed_first", "taken_back", [*self.oracle[:first], *self.oracle[first + 1 :]], self.said
+            )
 
     def respelled(self) -> Iterator[LegitimateRun]:
         actions = compile_actions(self.env)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from envforge.stages.tasks.kinds.allowance import Allowances
+from envforge.stages.tasks.kinds.change_of_mind import ChangesOfMind
 from envforge.stages.tasks.kinds.declined_offer import DeclinedOffers
 from envforge.stages.tasks.kinds.kind import DraftKind
 from envforge.stages.tasks.kinds.multi_write import MultiWrites
@@ -16,6 +17,7 @@ SINGLE_WRITES = SingleWrites()
 KINDS: tuple[DraftKind, ...] = (
     SINGLE_WRITES,
     MultiWrites(allowed=SINGLE_WRITES),
+    ChangesOfMind(allowed=SINGLE_WRITES),
     Offers(),
     Refusals(allowed=SINGLE_WRITES),
     DeclinedOffers(allowed=SINGLE_WRITES),
@@ -23,7 +25,7 @@ KINDS: tuple[DraftKind, ...] = (
     Questions(),
     WritesThenQuestions(allowed=SINGLE_WRITES),
 )
-"""The order is part of the seeded output: a kind drafts from those before it (multi-writes and refusals
-combine single writes, declined offers pair an offer with one, and writes-then-questions ask a question after
+"""The order is part of the seeded output: a kind drafts from those before it (multi-writes, changes of mind
+and refusals combine single writes, declined offers pair an offer with one, and writes-then-questions ask a question after
 one; offers, allowances and forbidden requests are met while drafting single writes), and the share of a mix
 several kinds fill lists their drafts in this order."""
