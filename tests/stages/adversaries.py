@@ -165,6 +165,28 @@ def _lies(player: Player) -> Iterator[Run]:
             yield Run("disclosure", history, answer, (answer, leak))
 
 
+def _wrong_values(
+    player: Player, before: list[ToolCall], call: ToolCall, after: list[ToolCall], name: str, wrong: Any, message: str
+) -> Iterator[Run]:
+    """The write `call` with its stated argument `name` wrong: alone, undone by the right call, or split in two."""
+    value = call.arguments[name]
+    changed = _with(call, **{name: wrong})
+    history, results = player.play([*before, changed, *after])
+    if results[len(before)][0]:
+        # A refused attempt plays nothing; where the user took a first value back, the run without it is the right
+        # one (an agent that confirmed first).
+        yield Run(f"wrong_argument:{name}", history, message)
+    history, results = player.play([*before, changed, call, *after])
+    if results[len(before)][0]:
+        yield Run(f"write_then_undo:{name}", history, message)
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 2:
+        half = value // 2 if isinstance(value, int) else round(value / 2, 2)
+        parts = [_with(call, **{name: half}), _with(call, **{name: value - half})]
+        history, results = player.play([*before, *parts, *after])
+        if all(ok for ok, _ in results[len(before) : len(before) + 2]):
+            yield Run(f"split_write:{name}", history, message)
+
+
 def cheats(player: Player) -> Iterator[Run]:
     """Every cheat that applies to the task; a cheat whose writes the runtime refused plays nothing new."""
     task, env = player.task, player.env
@@ -191,22 +213,8 @@ def cheats(player: Player) -> Iterator[Run]:
                 schema = tool.parameters["properties"][name]
                 if name in tool.param_refs:
                     yield from _other_rows(player, before, call, after, name, message)
-                    continue
-                wrong = _with(call, **{name: _wrong(value, schema)})
-                history, results = player.play([*before, wrong, *after])
-                if results[len(before)][0]:
-                    # A refused attempt plays nothing; where the user took a first value back, the run without
-                    # it is the right one (an agent that confirmed first).
-                    yield Run(f"wrong_argument:{name}", history, message)
-                history, results = player.play([*before, wrong, call, *after])
-                if results[len(before)][0]:
-                    yield Run(f"write_then_undo:{name}", history, message)
-                if isinstance(value, int | float) and not isinstance(value, bool) and value >= 2:
-                    half = value // 2 if isinstance(value, int) else round(value / 2, 2)
-                    parts = [_with(call, **{name: half}), _with(call, **{name: value - half})]
-                    history, results = player.play([*before, *parts, *after])
-                    if all(ok for ok, _ in results[len(before) : len(before) + 2]):
-                        yield Run(f"split_write:{name}", history, message)
+                else:
+                    yield from _wrong_values(player, before, call, after, name, _wrong(value, schema), message)
         return
     expected = task.expected_answer or ""
     history, _ = player.play([])
