@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from envforge.ir.loading import load_blueprint_text
 from tests.blueprint_edits import LIBRARY_TEXT, RETAIL_TEXT, edit, line_of
 from tests.cli.test_bad_input import run_main
 
@@ -87,6 +88,14 @@ CASES = {
         "entities[2].catalogue[0].price",
         "'price' is not nullable; give it a value, or leave it out to have one generated",
     ),
+    "a date that does not exist": (
+        RETAIL_TEXT,
+        MUG,
+        "{name: Ceramic Mug, category: kitchen, price: 14.00, stock: 2026-02-30}",
+        "stock: 2026-02-30",
+        "entities[2].catalogue[0].stock",
+        "'2026-02-30' reads as a date, but no such date exists; fix it, or quote it to keep it as text",
+    ),
     "a declared key": (
         RETAIL_TEXT,
         MUG,
@@ -156,3 +165,11 @@ def test_a_catalogue_row_envforge_cannot_seed_as_written_fails_lint_with_one_loc
     code, line = run_main(capsys, "lint", str(path), "--no-coverage")
     assert code == 2
     assert line == f"{path}:{line_of(broken, needle)}: {where}: {message}"
+
+
+def test_a_date_written_unquoted_in_a_catalogue_row_is_kept_as_its_iso_text() -> None:
+    text = edit(
+        "    description: A purchase by a customer.\n    rows: 150\n",
+        "    description: A purchase by a customer.\n    catalogue:\n      - {placed_on: 2026-03-01}\n",
+    )
+    assert load_blueprint_text(text, "retail.yaml").entity("order").catalogue == [{"placed_on": "2026-03-01"}]
