@@ -75,3 +75,7 @@ def test_the_guides_world_invariants_make_a_seed_with_none_of_the_contradictions
         "completed_booking_was_paid": 0,
         "refunded_booking_is_cancelled": 0,
     }
+
+
+def test_the_guides_catalogue_example_is_the_shipped_retail_products_word_for_word() -> None:
+    assert guide_snippet("catalogue") in (REPO / "blueprints" / "retail.yaml").read_text(encoding="utf-8")

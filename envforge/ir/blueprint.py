@@ -6,10 +6,10 @@ validates it, and instructs an LLM that writes blueprints.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Literal
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import BeforeValidator, Field, StrictFloat, StrictInt, StrictStr, Tag, model_validator
 
 from envforge.ir.base import IRModel
 from envforge.ir.invariants import InvariantSpec
@@ -83,6 +83,15 @@ class FieldSpec(IRModel):
     the field name in words."""
 
 
+def _iso_text(value: Any) -> Any:
+    # YAML reads an unquoted 2026-03-16 as a date; the state holds dates as ISO text.
+    return value.isoformat() if isinstance(value, date) else value
+
+
+CatalogueValue = Annotated[Scalar | None, BeforeValidator(_iso_text)]
+"""A declared value of one field of a catalogue row; a date or date-time is its ISO text."""
+
+
 class EntitySpec(IRModel):
     """A kind of thing in the domain, stored as one table."""
 
@@ -95,10 +104,26 @@ class EntitySpec(IRModel):
     fields: list[FieldSpec] = Field(min_length=2)
     """Columns; exactly one has type `id`."""
     rows: int = Field(default=100, ge=1, le=1_000_000)
-    """Relative number of seed rows; scaled so all entities together reach the requested row count."""
+    """Relative number of seed rows; scaled so all entities together reach the requested row count. With a
+    `catalogue`, its number of rows, which no row count scales."""
     owner: Identifier | None = None
     """The relation (with this entity as child) through which a row belongs to the person; needed only where
     several relation paths lead to the person entity."""
+    catalogue: list[dict[Identifier, CatalogueValue]] = Field(default_factory=list)
+    """The rows people pick from, declared one by one so their fields agree, e.g. `{name: Chef Knife, category:
+    kitchen, price: 89.00}`. The entity then has exactly these rows, first to last, at any row count (`rows`, if
+    written, equals their number); fields a row leaves out (never the key or a ref) are generated as usual. Each
+    value meets its field's type, values, bounds, length and uniqueness, and the invariants."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rows_of_catalogue(cls, data: Any) -> Any:
+        """A catalogue is every row of its entity, so its length is the entity's row count unless `rows` says
+        otherwise (which the checks refuse)."""
+        rows = data.get("catalogue") if isinstance(data, dict) else None
+        if isinstance(rows, list) and rows and "rows" not in data:
+            return {**data, "rows": len(rows)}
+        return data
 
 
 class RelationSpec(IRModel):

@@ -22,6 +22,7 @@ from envforge.ir.blueprint import (
     ParamSpec,
     UpdateEffect,
 )
+from envforge.ir.catalogue_checks import check_catalogues
 from envforge.ir.check_context import CheckContext, listed
 from envforge.ir.expression_checks import CLOCK_NAMES, ExpressionChecks, Scope
 from envforge.ir.invariant_checks import check_invariants
@@ -64,6 +65,7 @@ class Checker(CheckContext):
             self.check_action(action, ("actions", index))
         self.check_policies()
         check_invariants(self, self.expressions)
+        check_catalogues(self)
         self.check_personas()
         self.check_authentication()
 

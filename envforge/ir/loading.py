@@ -57,7 +57,15 @@ def _construct(node: yaml.Node, path: Path_, lines: dict[Path_, int], constructo
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_construct(item, (*path, index), lines, constructor) for index, item in enumerate(node.value)]
-    return constructor.construct_object(node)
+    try:
+        return constructor.construct_object(node)
+    except ValueError:
+        # Only a scalar that looks like a date can fail to construct: 2026-02-30 has the form but is no day.
+        raise BlueprintError(
+            f"'{node.value}' reads as a date, but no such date exists; fix it, or quote it to keep it as text",
+            line=lines[path],
+            path=format_path(path),
+        ) from None
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> BlueprintError:

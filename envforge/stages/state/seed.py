@@ -17,23 +17,12 @@ from envforge.hashing import hash_json
 from envforge.ir.blueprint import Blueprint, FieldSpec, ValueGenerator
 from envforge.ir.invariant_rows import World
 from envforge.ir.ontology import Ontology, OntologyEntity
+from envforge.stages.state.catalogue import Row, check_declared, declared_rows, row_counts
 from envforge.stages.state.satisfy import Satisfier
 
-Row = dict[str, Any]
 KEY_LOW, KEY_HIGH = 100_000, 800_000
 OPTIONAL_REF_NULL_RATE = 0.15
 UNIQUE_RETRIES = 50
-
-
-def row_counts(ontology: Ontology, blueprint: Blueprint, total: int) -> dict[str, int]:
-    """Split `total` rows over entities by their relative `rows` weights (at least one each)."""
-    weights = {entity.name: blueprint.entity(entity.name).rows for entity in ontology.entities}
-    scale = total / sum(weights.values())
-    counts = {name: max(1, round(weight * scale)) for name, weight in weights.items()}
-    for relation in ontology.relations:
-        if relation.cardinality == "one_to_one":
-            counts[relation.child] = min(counts[relation.child], counts[relation.parent])
-    return counts
 
 
 class _Seeder:
@@ -65,11 +54,14 @@ class _Seeder:
                 field.generator is not None and field.generator.copy_from is not None,
             )
         )
+        declared = declared_rows(self.blueprint.entity(entity.name)) or [{} for _ in rows]
         for field in fields:
-            self.fill(entity, field, rows)
+            self.fill(entity, field, rows, declared)
         return rows
 
-    def fill(self, entity: OntologyEntity, field: FieldSpec, rows: list[Row]) -> None:
+    def fill(self, entity: OntologyEntity, field: FieldSpec, rows: list[Row], declared: list[Row]) -> None:
+        """Fill one field of every row: a catalogue row's declared value as written, any other drawn (a unique
+        field's draws avoid the declared values)."""
         rng = self.rng(entity.name, field.name)
         if field.type == "ref":
             self.fill_ref(entity, field, rows, rng)
@@ -80,8 +72,11 @@ class _Seeder:
                 self.copy_value(entity.name, field, row)
             return
         make = self.maker(entity, field, generator, rng)
-        seen: set[Any] = set()
-        for row in rows:
+        seen: set[Any] = {values[field.name] for values in declared if field.name in values}
+        for row, values in zip(rows, declared, strict=True):
+            if field.name in values:
+                row[field.name] = values[field.name]
+                continue
             if field.nullable and generator.null_rate and rng.random() < generator.null_rate:
                 row[field.name] = None
                 continue
@@ -223,6 +218,7 @@ class _Seeder:
         if self.blueprint.invariants:
             satisfier.derive(self.copy_field)
             satisfier.verify()
+        check_declared(self.blueprint, self.tables)
         return self.tables
 
 
