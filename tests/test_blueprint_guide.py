@@ -56,6 +56,10 @@ def test_the_guides_rules_of_several_conditions_are_the_shipped_retail_policies_
     assert guide_snippet("conditions") in (REPO / "blueprints" / "retail.yaml").read_text(encoding="utf-8")
 
 
+def test_the_guides_computed_offer_is_the_shipped_airlines_policy_word_for_word() -> None:
+    assert guide_snippet("computed") in (REPO / "blueprints" / "airline.yaml").read_text(encoding="utf-8")
+
+
 def test_the_guides_ledger_example_is_the_shipped_clinics_invariant_word_for_word() -> None:
     assert guide_snippet("ledger") in (REPO / "blueprints" / "clinic.yaml").read_text(encoding="utf-8")
 

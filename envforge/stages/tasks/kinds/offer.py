@@ -28,8 +28,13 @@ def keep_offer(
     policy, tool, arguments = offer
     write = ToolCall(name=tool, arguments=arguments)
     lookups = draft.oracle[:-1]
-    ok, _ = context.run([*lookups, write], draft.person)
+    ok, _ = context.run(lookups, draft.person)
+    # The offer is judged on the state the request met, before it is made: a rule on what the call draws down (a
+    # balance less a fee) would otherwise judge the offer against its own effects.
     if not ok or context.session.breaches(write.name, arguments):
+        return False
+    ok, _ = context.session.call_tool(write.name, write.arguments)
+    if not ok:
         return False
     history = context.session.history()
     if not fold_history(history.writes, history.keys):
