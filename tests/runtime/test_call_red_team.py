@@ -28,6 +28,8 @@ row. A perturbed run passes exactly when all of these hold:
     gives the user), each equal to the stored value but for case and punctuation;
 (e) the committed writes are the golden ones, in any order, each argument equal to the golden one but for case (a
     respelling that matters changes the end state, which (a) catches); absent and null arguments are the same;
+    where the user's script changes their mind about a value, the golden ones less the first write (the value
+    taken back, which an agent that confirms first never writes) are right too;
 (f) questions: at or after that lookup, a read returned the row the question asks about; a count: a listing of the
     counted rows filtered on the user and on nothing the golden listing does not filter on (so it matches every
     row counted) that showed all it matched (its total).
@@ -295,6 +297,14 @@ def _counted_filters(world: World, task: TaskSpec, steps: list[Step]) -> dict[st
     )
 
 
+def _right_writes(world: World, task: TaskSpec, reference: Golden) -> list[Counter[str]]:
+    """(e)'s golden writes; where the user changes their mind, also those less the first, the value taken back."""
+    if not any(reaction.changes for reaction in task.scenario.script):
+        return [reference.writes]
+    first = next(call for call in task.oracle if world.env.tools[call.name].kind == "write")
+    return [reference.writes, reference.writes - Counter([_call(first)])]
+
+
 def label(world: World, task: TaskSpec, steps: list[Step]) -> list[str] | None:
     """Why the run is not the task done, by the rule of this module's docstring; empty when it is, None when the
     rule leaves the run out."""
@@ -303,7 +313,7 @@ def label(world: World, task: TaskSpec, steps: list[Step]) -> list[str] | None:
     problems = [] if _end_state(world, end) == reference.end else ["the end state is not the golden one"]
     problems += _foreign(world, task, steps)
     problems += _stray(world, reference, steps)
-    if _committed(world, steps) != reference.writes:
+    if _committed(world, steps) not in _right_writes(world, task, reference):
         problems.append("the committed writes are not the golden ones")
     singled = _singled_out(world, task, steps)
     if isinstance(singled, str):

@@ -98,21 +98,30 @@ def test_a_detail_said_in_the_user_s_words_is_the_sentence_the_blueprint_gives_i
     assert said > 0, "no request says a detail in the user's own words"
 
 
-def test_a_value_said_in_the_user_s_words_has_its_source_in_the_scenario(
-    retail_env: Environment, retail_package: Path
-) -> None:
-    clock = retail_env.blueprint.clock.date()
-    task = next(
-        t
-        for t in load_tasks(open_package(retail_package)).values()
-        if any(not stated_in(t.instruction, value, clock) for value in t.scenario.said.values())
-    )
-    session = Session(retail_env)
-    session.act_for(task.scenario.person)
-    _, results = replay(session, task.oracle)
-    assert provenance_violations(task, results, clock) == []
-    unsaid = task.model_copy(update={"scenario": task.scenario.model_copy(update={"said": {}})})
-    assert provenance_violations(unsaid, results, clock) != []
+def test_a_value_said_in_the_user_s_words_has_its_source_in_the_scenario(packages: dict[str, Path]) -> None:
+    """A value the oracle passes that the user gave only in their own words (`I want to get rid of it` for
+    `changed_mind`) is sourced by the scenario's `said`, and without it has no source. Played on the first task
+    (domains in name order) that passes a value its `said` names: its request with those words taken out stands
+    for one whose words are the user's own, since which words a seed draws varies."""
+    for domain in sorted(packages):
+        env = load_environment(open_package(packages[domain]))
+        clock = env.blueprint.clock.date()
+        for task in load_tasks(open_package(packages[domain])).values():
+            passed = {value for call in task.oracle for value in call.arguments.values()}
+            said = [v for v in task.scenario.said.values() if isinstance(v, str) and v in passed]
+            if not said:
+                continue
+            words = re.compile("|".join(rf"\b{re.escape(part)}\b" for v in said for part in v.split("_")), re.I)
+            scenario = task.scenario.model_copy(update={"script": []})
+            own = task.model_copy(update={"instruction": words.sub("so", task.instruction), "scenario": scenario})
+            session = Session(env)
+            session.act_for(task.scenario.person)
+            _, results = replay(session, task.oracle)
+            assert provenance_violations(own, results, clock) == [], task.id
+            unsaid = own.model_copy(update={"scenario": scenario.model_copy(update={"said": {}})})
+            if provenance_violations(unsaid, results, clock):
+                return
+    raise AssertionError("no task passes a value said only in the user's words")
 
 
 RULE_WORDS = re.compile(r"\b(polic(?:y|ies)|rules?|allow(?:ed|s)?|permit(?:s|ted)?|at most)\b", re.I)
