@@ -1,7 +1,9 @@
 """Verifier of task retail-0009 (write).
 
-Hey. I'm Heather Stephens, and my phone is (299)967-5832. Please grant me store credit. My last
-order was a real letdown. I think $500.00 in store credit would be fair.
+Hey. My name is Heather Stephens, and my email is csmith@example.com. Please update the shipping
+address of my order to my address in West Amandamouth. I won't be at the old address when it
+arrives. One more thing: could you also change the quantity of the item for my order. I need a
+different number than I ordered. I want 12 of them in total.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -18,20 +20,27 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'amount': 25, 'customer_id': 'CUS-100725'}, 'tool': 'grant_store_credit'}],
-     'expected_changes': [{'after': {'store_credit': 51.74},
-                           'before': {'store_credit': 26.74},
-                           'entity': 'customer',
-                           'key': 'CUS-100725'}],
-     'footprint': {'updates': {'customer': {'CUS-100725': {'store_credit': 1}}}},
+    {'expected_calls': [{'arguments': {'address_id': 'ADR-754473', 'order_id': 'ORD-407646'},
+                         'tool': 'update_shipping_address'}],
+     'expected_changes': [{'after': {'ship_city': 'West Amandamouth',
+                                     'ship_postal_code': '31028',
+                                     'ship_street': '0120 Martin Corner'},
+                           'before': {'ship_city': 'Grimesport',
+                                      'ship_postal_code': '69870',
+                                      'ship_street': '956 Diaz Stream Suite 936'},
+                           'entity': 'order',
+                           'key': 'ORD-407646'}],
+     'footprint': {'updates': {'order': {'ORD-407646': {'ship_city': 1,
+                                                        'ship_postal_code': 1,
+                                                        'ship_street': 1}}}},
      'identity': {'credentials': [{'email': 'csmith@example.com'},
                                   {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',
                   'person': 'CUS-100725',
                   'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com']},
-     'refused': ['grant_store_credit'],
-     'refused_because': ['Goodwill store credit is at most $25 per grant for silver customers and $50 for gold '
-                         'customers; when a customer asks for more, grant their cap.'],
+     'refused': ['change_item_quantity'],
+     'refused_because': ['No order line may have more than 10 units; when a customer asks for more, offer to set '
+                         'the line to 10 and do so once they accept.'],
      'task_id': 'retail-0009'}
 )
 

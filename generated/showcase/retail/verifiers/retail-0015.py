@@ -1,8 +1,8 @@
 """Verifier of task retail-0015 (write).
 
-My name is Jennifer Rivera. Please cancel the item for my order placed in mid March. I found I
-already have one at home. And while you're there, please request a return for the Ceramic Mug
-from my order placed in late January. It arrived damaged.
+Quick one. This is Jennifer Rivera. Please update my email. I've switched to a new email
+provider. I'd also like you to cancel my order placed in mid March. I found it cheaper somewhere
+else. I have the details here if you need them.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,41 +19,20 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'item_id': 'ITM-378586'}, 'tool': 'cancel_order_item'}],
-     'expected_changes': [{'after': {'total': 0.0},
-                           'before': {'total': 28.96},
-                           'entity': 'order',
-                           'key': 'ORD-733386'},
-                          {'after': {'status': 'cancelled'},
-                           'before': {'status': 'ordered'},
-                           'entity': 'order_item',
-                           'key': 'ITM-378586'},
-                          {'after': {'refunded_total': 28.96, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-449355'},
-                          {'after': {'stock': 106},
-                           'before': {'stock': 104},
-                           'entity': 'product',
-                           'key': 'PRD-295492'},
-                          {'after': {'amount': 28.96,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-449355',
-                                     'reason': 'item_cancelled'},
-                           'before': None,
-                           'entity': 'refund',
-                           'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-733386': {'total': 1}},
-                               'order_item': {'ITM-378586': {'status': 1}},
-                               'payment': {'PAY-449355': {'refunded_total': 1, 'status': 1}},
-                               'product': {'PRD-295492': {'stock': 1}}}},
+    {'expected_calls': [{'arguments': {'customer_id': 'CUS-245347', 'email': 'barry17@example.net'},
+                         'tool': 'update_email'}],
+     'expected_changes': [{'after': {'email': 'barry17@example.net'},
+                           'before': {'email': 'cassandrajones@example.net'},
+                           'entity': 'customer',
+                           'key': 'CUS-245347'}],
+     'footprint': {'updates': {'customer': {'CUS-245347': {'email': 1}}}},
      'identity': {'credentials': [{'email': 'cassandrajones@example.net'}],
                   'entity': 'customer',
                   'person': 'CUS-245347',
                   'stated': ['Jennifer', 'Rivera', 'cassandrajones@example.net']},
-     'refused': ['request_return'],
-     'refused_because': ['Items can be returned within 30 days of delivery; gold members have 60 days.'],
+     'refused': ['cancel_order'],
+     'refused_because': ['A pending order, or a line of one, can be cancelled; once an order is processing, only '
+                         'within 2 days of placing it, since the warehouse has started on it after that.'],
      'task_id': 'retail-0015'}
 )
 

@@ -1,7 +1,7 @@
 """Verifier of task retail-0018 (multi_write).
 
-Hey. I'm Heather Stephens, and my phone is (299)967-5832. Would you add an address to my
-account, please? I'd like to have it on file for future deliveries.
+Hi. This is Heather Stephens, and my email is csmith@example.com. Would you update my email,
+please? I don't use my old email anymore.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -18,35 +18,16 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'city': 'Mitchellview',
-                                       'customer_id': 'CUS-100725',
-                                       'label': 'home',
-                                       'postal_code': '23019',
-                                       'street': '1646 Justin Orchard'},
-                         'tool': 'add_address'},
-                        {'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
-                         'tool': 'request_return'}],
-     'expected_changes': [{'after': {'status': 'return_requested'},
-                           'before': {'status': 'ordered'},
-                           'entity': 'order_item',
-                           'key': 'ITM-121901'},
-                          {'after': {'city': 'Mitchellview',
-                                     'customer_id': 'CUS-100725',
-                                     'label': 'home',
-                                     'postal_code': '23019',
-                                     'street': '1646 Justin Orchard'},
-                           'before': None,
-                           'entity': 'address',
-                           'key': None},
-                          {'after': {'created_on': '2026-03-16',
-                                     'item_id': 'ITM-121901',
-                                     'reason': 'wrong_item',
-                                     'status': 'requested'},
-                           'before': None,
-                           'entity': 'return_request',
-                           'key': None}],
-     'footprint': {'inserts': {'address': 1, 'return_request': 1},
-                   'updates': {'order_item': {'ITM-121901': {'status': 1}}}},
+    {'expected_calls': [{'arguments': {'customer_id': 'CUS-100725', 'email': 'jacquelinekeller@example.net'},
+                         'optional': True,
+                         'tool': 'update_email'},
+                        {'arguments': {'customer_id': 'CUS-100725', 'email': 'barbara07@example.com'},
+                         'tool': 'update_email'}],
+     'expected_changes': [{'after': {'email': 'barbara07@example.com'},
+                           'before': {'email': 'csmith@example.com'},
+                           'entity': 'customer',
+                           'key': 'CUS-100725'}],
+     'footprint': {'updates': {'customer': {'CUS-100725': {'email': 2}}}},
      'identity': {'credentials': [{'email': 'csmith@example.com'},
                                   {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',
