@@ -231,6 +231,9 @@ class TaskMix(IRModel):
     """Tasks the agent can only do by asking the user: a detail, or which row they mean, held back."""
     brief_words: float = 0.0
     """The median length of the user's opening request, in words."""
+    scenario_words: float = 0.0
+    """The median length of the user's whole brief, in words: who they are, the request, each fact they may give and
+    what they say when they react (`envforge.package.mix.brief_of`)."""
     reactions: dict[str, int] = Field(default_factory=dict)
     """How the users react later in the conversation (`follow_up`: a second request once the first is done,
     `question_after`: a question once it is done, `push_back`: on a refusal, `offer_taken` / `offer_declined`: once the

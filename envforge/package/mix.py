@@ -80,6 +80,15 @@ def idle_reason(tool: ToolSpec, graph: ToolGraph, used: Counter[str]) -> str:
     return "no task asks for a detail only it shows"
 
 
+def brief_of(task: TaskSpec, personas: dict[str, str]) -> str:
+    """Everything the user is given to play the task, as a peer benchmark's user brief holds it: who they are, the
+    request, each fact they may give (`email: ...`) and what they say when they react."""
+    scenario = task.scenario
+    facts = {**scenario.known, **scenario.hidden, **scenario.details, **scenario.which}
+    told = [f"{name.replace('_', ' ')}: {value}" for name, value in facts.items() if name != "record_ids"]
+    return " ".join([personas.get(scenario.persona, ""), *task.told(), *told])
+
+
 def asks_user(task: TaskSpec) -> bool:
     """The agent can only do the task by asking: a detail, or which row the user means, is held back."""
     return bool(task.scenario.details or task.scenario.which)
@@ -113,6 +122,7 @@ def build_mix(
     """`unreached`, `unexercised`: synthesis's reasons for the WRITE actions no candidate task made and the
     policies no candidate task hinged on."""
     clock = blueprint.clock.date()
+    personas = {persona.name: persona.description for persona in blueprint.personas}
     writes = [tool.name for tool in graph.tools if tool.kind == "write"]
     by_tool: Counter[str] = Counter()
     for task in accepted:
@@ -149,6 +159,7 @@ def build_mix(
         ),
         asking_tasks=sum(asks_user(task) for task in accepted),
         brief_words=median(len(task.instruction.split()) for task in accepted) if accepted else 0.0,
+        scenario_words=median(len(brief_of(task, personas).split()) for task in accepted) if accepted else 0.0,
         reactions=dict(sorted(Counter(name for task in accepted for name in reactions_of(task)).items())),
         reacting_tasks=sum(bool(task.scenario.script) for task in accepted),
     )

@@ -208,7 +208,8 @@ def _render_mix(mix: TaskMix, accepted: int) -> list[str]:
             else ""
         ),
         f"- The agent must ask the user: {mix.asking_tasks} ({_percent(mix.asking_tasks, accepted)})",
-        f"- The user's opening request: {mix.brief_words:g} words (median)",
+        f"- The user's opening request: {mix.brief_words:g} words (median); their whole brief (who they are, the "
+        f"request, the facts they give when asked, what they say when they react): {mix.scenario_words:g} words",
         f"- The user reacts later (a conditional turn): {mix.reacting_tasks} ({_percent(mix.reacting_tasks, accepted)})"
         + (
             ": " + ", ".join(f"{name.replace('_', ' ')} {count}" for name, count in mix.reactions.items())

@@ -5,10 +5,12 @@ tasks that score only the run that keeps the policy."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from envforge.hashing import canonical_json
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.toolspec import ToolResult
 from envforge.ir.verification import ValidationReport
@@ -260,6 +262,11 @@ def test_a_default_package_teaches_policies_asking_and_varied_requests_and_reach
     assert not hinged & set(mix.unexercised), mix.unexercised
     assert mix.reacting_tasks >= 0.5 * len(tasks), mix.reactions
     assert {"follow_up", "question_after", "push_back", "offer_taken"} <= set(mix.reactions), mix.reactions
+    # A fused world's multi-write share goes to requests across its domains first; a change of mind is in one.
+    assert "change_of_mind" in mix.reactions or env.blueprint.composed_of, mix.reactions
+    assert mix.scenario_words > mix.brief_words > 0
+    asked = Counter(canonical_json(call.model_dump()) for task in tasks.values() for call in task.forbidden)
+    assert max(asked.values()) <= 2, asked.most_common(1)
     reads = [tool.name for tool in env.toolgraph.tools if tool.kind == "read"]
     assert all(mix.by_tool[tool] > 0 or mix.idle_tools.get(tool) for tool in reads), mix.idle_tools
     scan = ArtefactScan(env.blueprint)

@@ -101,4 +101,4 @@ def build(inputs: PackageInputs, config: GenerateConfig) -> PackageArtifact:
 
 # 2: report.json carries the rollouts section (null until `envforge validate` fills it). 3: apps/.
 # 4: UI tasks (apps/ui_tasks.jsonl, the report's ui section). 5: from the review stage; synthesis.json.
-STAGE = declare_stage("package", 9, build, config_fields=("rows", "seed", "tasks"))
+STAGE = declare_stage("package", 10, build, config_fields=("rows", "seed", "tasks"))
