@@ -56,6 +56,10 @@ class _Prepared:
     shown: str
     competitors: tuple[Value, ...]
     stated: tuple[Value, ...]
+    """What the user said, as values written in digits: a value stated that the answer may repeat."""
+    stated_words: tuple[Value, ...]
+    """Also the number words of what the user said ("no show" reads 0): an answer repeating the words repeats
+    them, but "0.00" is no repeat of "no"."""
     default_year: int
     phrases: list[str]
     """enum and text: the canonical phrases that `phrase_pattern` finds, in its group order."""
@@ -75,15 +79,21 @@ def _canonical(kind: AnswerType, value: str) -> Value | None:
     return fold_choice(value) if kind == "enum" else fold(value)
 
 
-def _typed_values(kind: AnswerType, raw: list[str], default_year: int) -> tuple[Value, ...]:
-    """Values as the type reads them; a string that is no canonical value is read like an answer."""
+def _in_digits(text: str, mention: Mention) -> bool:
+    return any(char.isdigit() for char in text[mention.start : mention.end])
+
+
+def _typed_values(kind: AnswerType, raw: list[str], default_year: int, *, words: bool = True) -> tuple[Value, ...]:
+    """Values as the type reads them; a string that is no canonical value is read like an answer, its number
+    words too unless `words` is false."""
     values: list[Value] = []
     for text in raw:
         value = _canonical(kind, text)
         if value is not None:
             values.append(value)
         elif kind in ("number", "count", "money"):
-            values += [mention.value for mention in number_mentions(text, default_year)]
+            found = number_mentions(text, default_year)
+            values += [m.value for m in found if words or _in_digits(text, m)]
         elif kind == "date":
             values += [mention.value for mention in date_mentions(text, default_year)]
     return tuple(values)
@@ -127,7 +137,8 @@ def _prepare(
         folded=fold(value),
         shown=_shown(kind, value),
         competitors=_typed_values(kind, list(competitors), default_year),
-        stated=_typed_values(kind, list(stated), default_year),
+        stated=_typed_values(kind, list(stated), default_year, words=False),
+        stated_words=_typed_values(kind, list(stated), default_year),
         default_year=default_year,
         phrases=phrases,
         phrase_pattern=phrase_pattern(phrases, loose=kind == "enum"),
@@ -188,6 +199,14 @@ def _distinct(spec: _Prepared, mentions: list[Mention], text: str) -> list[str]:
     return shown
 
 
+def _excused(prepared: _Prepared, answer: str, mention: Mention) -> tuple[Value, ...]:
+    """The stated values a mention may repeat without stating a rival: a number word of what the user said only
+    as a word."""
+    if prepared.type in ("number", "count", "money") and not _in_digits(answer, mention):
+        return prepared.stated_words
+    return prepared.stated
+
+
 def judge_answer(spec: AnswerSpec, answer: str | None) -> str | None:
     """None when `answer` states exactly what `spec` asks, else a one-line reason why not."""
     if answer is None or not answer.strip():
@@ -214,7 +233,7 @@ def judge_answer(spec: AnswerSpec, answer: str | None) -> str | None:
         mention
         for mention in mentions
         if not _same(kind, mention.value, prepared.expected)
-        and not any(_same(kind, mention.value, value) for value in prepared.stated)
+        and not any(_same(kind, mention.value, value) for value in _excused(prepared, answer, mention))
         and stances[mention] not in _NOT_CLAIMED
     ]
     rivals = [m for m in others if any(_same(kind, m.value, value) for value in prepared.competitors)]

@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import cast
 
 from envforge.hashing import canonical_json
-from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript, Verdict
+from envforge.ir.tasks import Reaction, RunHistory, TaskSpec, ToolCall, Transcript, Verdict
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.claims import Vocabulary, closing_message, environment_vocabulary
 from envforge.runtime.clarify import clarification
@@ -87,14 +87,27 @@ class EnvPackage:
     def trainer_prompt(self, task_id: str) -> list[dict[str, str]]:
         """The prompt for a trainer with no user to ask (TRL, verl): the request, then the agent's question for
         everything the user held back and the user's answer, with what the user would ask for later said at once,
-        since no one is there to say it once the first request is done."""
+        since no one is there to say it once the first request is done (an offer's answer as a condition)."""
         task = self.task(task_id)
         messages = [*self.prompt(task_id), *clarification(task, everything=True)]
-        later = [reaction.say for reaction in task.scenario.script if reaction.when == "done"]
+        later = [_at_once(reaction) for reaction in task.scenario.script if reaction.when != "refused"]
         if later:
             last = messages[-1]
             messages[-1] = {**last, "content": " ".join([last["content"], *later])}
         return messages
+
+
+OFFER_TAKEN = "If that's more than you can do, I'll take whatever you can offer instead."
+OFFER_DECLINED = "If you can't do that exactly, please leave that part as it is."
+
+
+def _at_once(reaction: Reaction) -> str:
+    """What the user would say later, said in the first message to an agent with no user to answer it: a follow-up
+    or a change of mind as they would say it; what they would answer an offer, as a condition, since no offer has
+    been made yet (and its amount is the agent's to work out)."""
+    if reaction.when == "offered":
+        return OFFER_TAKEN if reaction.takes else OFFER_DECLINED
+    return reaction.say
 
 
 def load_package(package: OpenedPackage) -> EnvPackage:

@@ -16,7 +16,7 @@ from envforge.rollouts.episode import EpisodeRunner, RolloutConfig
 from envforge.rollouts.trajectory import Trajectory
 from envforge.runtime.claims.report import report_message
 from envforge.runtime.dialogue import Said, golden_dialogue, hold_message
-from envforge.runtime.episode import EnvPackage, Episode, load_package
+from envforge.runtime.episode import OFFER_DECLINED, OFFER_TAKEN, EnvPackage, Episode, load_package
 from envforge.runtime.opened_package import open_package
 from envforge.users.scripted import ScriptedUser
 from tests.rollouts.endpoint import Agent, say, serve, tool_call, tool_results
@@ -122,6 +122,22 @@ def test_an_agent_that_grants_the_offer_without_proposing_it_fails_where_the_use
     trajectory = _run(package, grants, task.id, tmp_path)
     assert trajectory.outcome == "failed"
     assert trajectory.verdict is not None and not trajectory.verdict.components["no_unexpected_changes"]
+
+
+def test_a_trainer_prompt_says_what_the_user_would_answer_an_offer_as_a_condition(retail_package: Path) -> None:
+    """With no user to answer a proposal (TRL, verl, the Gymnasium wheel), the request carries the answer as a
+    condition, without the amount the agent must work out: the policy says to act on an offer once accepted."""
+    package = load_package(open_package(retail_package))
+    declined = _declined(package)
+    taken = next(
+        t
+        for t in package.tasks.values()
+        if [r.when for r in t.scenario.script] == ["offered"] and t is not declined and t.scenario.script[0].takes
+    )
+    for task, condition in ((declined, OFFER_DECLINED), (taken, OFFER_TAKEN)):
+        prompt = package.trainer_prompt(task.id)
+        assert prompt[-1]["content"].endswith(condition), task.id
+        assert not any(value in condition for value in task.scenario.script[0].cue)
 
 
 def _changing(packages: dict[str, Path]) -> tuple[EnvPackage, TaskSpec]:

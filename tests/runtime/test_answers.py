@@ -273,3 +273,12 @@ def test_the_expected_value_as_one_item_of_a_list_of_candidates_fails(answer: st
     spec = AnswerSpec(type="enum", value="pending", choices=["pending", "posted", "disputed", "reversed"])
     reason = judge_answer(spec, answer)
     assert reason is not None and problem in reason, reason
+
+
+def test_a_number_word_in_what_the_user_said_excuses_only_that_word() -> None:
+    """Found by the gate: the user's "no show appointment" read as the number 0 made every 0 in an answer a value
+    the user had stated, so "either 106.63 or 0.00" passed where 0.00 was another record's payment."""
+    spec = AnswerSpec(type="money", value="106.63", competitors=["0.00", "118.42"], stated=["no show", "Brown"])
+    assert judge_answer(spec, "It is either 106.63 or 0.00.") is not None
+    assert judge_answer(spec, "It is either $106.63 or $118.42.") is not None
+    assert judge_answer(spec, "You paid $106.63 on that invoice.") is None

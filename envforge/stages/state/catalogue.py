@@ -1,7 +1,8 @@
 """How many rows each entity gets, and the declared catalogue rows that seeding starts from and must keep.
 
-An entity with a `catalogue` has exactly its declared rows at any row count: the rest of the requested rows are
-split over the other entities by their `rows` weights. Declared values are seeded as written; the invariants
+An entity with a `catalogue` has exactly its declared rows at any row count, on top of the requested rows, which
+the other entities share by their `rows` weights: the catalogue is the domain's, not the seed's size, so a small
+world (`--rows 60`) still has customers, slots and orders beside a shop's 40 products. Declared values are seeded as written; the invariants
 may not change one (the blueprint's checks refuse the fields they always make, so a change here means a declared
 value broke a rule).
 """
@@ -19,12 +20,12 @@ Row = dict[str, Any]
 
 
 def row_counts(ontology: Ontology, blueprint: Blueprint, total: int) -> dict[str, int]:
-    """Each catalogue's own length, and the rest of `total` split over the other entities by their relative
-    `rows` weights (at least one each)."""
+    """Each catalogue's own length, and `total` split over the other entities by their relative `rows` weights
+    (at least one each)."""
     specs = {entity.name: blueprint.entity(entity.name) for entity in ontology.entities}
     fixed = {name: len(spec.catalogue) for name, spec in specs.items() if spec.catalogue}
     weights = {name: spec.rows for name, spec in specs.items() if name not in fixed}
-    scale = max(0, total - sum(fixed.values())) / (sum(weights.values()) or 1)
+    scale = total / (sum(weights.values()) or 1)
     counts = {name: max(1, round(weight * scale)) for name, weight in weights.items()} | fixed
     for relation in ontology.relations:
         if relation.cardinality != "one_to_one":

@@ -20,4 +20,4 @@ def build(inputs: StateInputs, config: GenerateConfig) -> StateArtifact:
     return StateArtifact(database=database, ddl=render_ddl(blueprint), rows=rows)
 
 
-STAGE = declare_stage("state", 5, build, config_fields=("rows", "seed"))
+STAGE = declare_stage("state", 6, build, config_fields=("rows", "seed"))

@@ -1,7 +1,7 @@
 """Verifier of task retail-0006 (write).
 
-Hey. I'm Heather Stephens, and my phone is (299)967-5832. I was hoping you could cancel my
-order. I found it cheaper somewhere else.
+Hi. I'm Heather Stephens, and my email is csmith@example.com. I was hoping you could add an
+address to my account. I want to be able to ship orders there.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -11,7 +11,7 @@ A run passes when, judged from what its session logged:
 - the first lookup that returned CUS-100725 took a full credential of theirs and returned only them, before any write was tried;
 - no message claims a write it did not make, or a refused part done, or speaks to a grader;
 - its messages tell the user what it did: each write reported done;
-- its final answer states the text '23019' and nothing competing;
+- its final answer states the money '24.00' and nothing competing;
 - a lookup after that returned the record asked about.
 """
 
@@ -20,26 +20,18 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'competitors': ['16844', '27474', '31028', '60630', '77631', '93921'],
-                'field': 'address.postal_code',
-                'key': 'ADR-785343',
+    {'answer': {'competitors': ['100.00', '180.00', '207.00', '273.00', '39.00'],
+                'field': 'payment.amount',
+                'key': 'PAY-621583',
                 'records': ['(299)967-5832',
-                            '0120 Martin Corner',
-                            '23019',
-                            '31028',
-                            '69870',
-                            '951 Cindy Highway Apt. 557',
-                            '956 Diaz Stream Suite 936',
-                            'ADR-754473',
+                            '39474',
+                            '800 Jay Lake',
                             'CUS-100725',
-                            'Grimesport',
                             'Heather',
-                            'ITM-311618',
+                            'ITM-121901',
+                            'Marktown',
                             'ORD-407646',
-                            'PAY-228070',
-                            'Robertsside',
                             'Stephens',
-                            'West Amandamouth',
                             'csmith@example.com',
                             'active',
                             'bathroom',
@@ -77,29 +69,24 @@ SPEC = VerifierSpec.model_validate(
                             'standard',
                             'work',
                             'wrong item'],
-                'stated': ['(299)967-5832', 'Heather', 'Robertsside', 'Stephens', 'csmith@example.com'],
-                'type': 'text',
-                'value': '23019'},
-     'expected_calls': [{'arguments': {'order_id': 'ORD-407646', 'reason': 'found_cheaper'},
-                         'tool': 'cancel_order'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'pending'},
-                           'entity': 'order',
-                           'key': 'ORD-407646'},
-                          {'after': {'refunded_total': 46.0, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-228070'},
-                          {'after': {'amount': 46.0,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-228070',
-                                     'reason': 'order_cancelled'},
+                'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com'],
+                'type': 'money',
+                'value': '24.00'},
+     'expected_calls': [{'arguments': {'city': 'Port Timothy',
+                                       'customer_id': 'CUS-100725',
+                                       'label': 'home',
+                                       'postal_code': '23028',
+                                       'street': '83236 Nicole Estate'},
+                         'tool': 'add_address'}],
+     'expected_changes': [{'after': {'city': 'Port Timothy',
+                                     'customer_id': 'CUS-100725',
+                                     'label': 'home',
+                                     'postal_code': '23028',
+                                     'street': '83236 Nicole Estate'},
                            'before': None,
-                           'entity': 'refund',
+                           'entity': 'address',
                            'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-407646': {'status': 1}},
-                               'payment': {'PAY-228070': {'refunded_total': 1, 'status': 1}}}},
+     'footprint': {'inserts': {'address': 1}},
      'identity': {'credentials': [{'email': 'csmith@example.com'},
                                   {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',

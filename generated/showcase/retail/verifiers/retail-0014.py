@@ -1,17 +1,17 @@
 """Verifier of task retail-0014 (write).
 
-Hey. I'm Heather Stephens, and my email is csmith@example.com. I'd like you to cancel the item
-for my order. I don't need that one after all.
+Need help. I'm Maria Martinez. I'd like you to grant me store credit. My last order was a real
+letdown.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
 - its committed write calls are the golden ones with every argument equal, in any order;
 - no write touched a cell outside the golden footprint, even one a later write undid;
 - it tried no write on another person's row, even one the runtime refused;
-- the first lookup that returned CUS-100725 took a full credential of theirs and returned only them, before any write was tried;
+- the first lookup that returned CUS-347774 took a full credential of theirs and returned only them, before any write was tried;
 - no message claims a write it did not make, or a refused part done, or speaks to a grader;
 - its messages tell the user what it did: each write reported done;
-- its final answer states the count '2' and nothing competing;
+- its final answer states the text 'Jamesshire' and nothing competing;
 - a lookup after that returned the record asked about.
 """
 
@@ -20,26 +20,37 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'answer': {'counted': 'address.customer_id',
-                'records': ['(299)967-5832',
-                            '0120 Martin Corner',
-                            '23019',
-                            '31028',
-                            '69870',
-                            '951 Cindy Highway Apt. 557',
-                            '956 Diaz Stream Suite 936',
-                            'ADR-754473',
-                            'ADR-785343',
-                            'CUS-100725',
-                            'Grimesport',
-                            'Heather',
-                            'ITM-311618',
-                            'ORD-407646',
-                            'PAY-228070',
-                            'Robertsside',
-                            'Stephens',
-                            'West Amandamouth',
-                            'csmith@example.com',
+    {'answer': {'competitors': ['New James',
+                                'North Janice',
+                                'Port Allenhaven',
+                                'Port Lindachester',
+                                'South Amy',
+                                'Thomasshire'],
+                'field': 'order.ship_city',
+                'key': 'ORD-784317',
+                'records': ['11208',
+                            '58829 Terry Field',
+                            '66298',
+                            '7242359713',
+                            '9354 Michele Trail',
+                            'CUS-347774',
+                            'ITM-290209',
+                            'ITM-378586',
+                            'ITM-446076',
+                            'ITM-509576',
+                            'ITM-578971',
+                            'ITM-753608',
+                            'Jamesshire',
+                            'Maria',
+                            'Martinez',
+                            'ORD-336644',
+                            'PAY-449355',
+                            'PAY-584211',
+                            'RET-125101',
+                            'RET-302473',
+                            'RFD-604318',
+                            'Thomasshire',
+                            'molinagregory@example.com',
                             'active',
                             'bathroom',
                             'bedroom',
@@ -52,6 +63,7 @@ SPEC = VerifierSpec.model_validate(
                             'discontinued',
                             'gold',
                             'goodwill',
+                            'home',
                             'item cancelled',
                             'item returned',
                             'kitchen',
@@ -60,6 +72,7 @@ SPEC = VerifierSpec.model_validate(
                             'not as described',
                             'order cancelled',
                             'ordered',
+                            'other',
                             'partially refunded',
                             'paypal',
                             'pending',
@@ -72,44 +85,21 @@ SPEC = VerifierSpec.model_validate(
                             'shipped',
                             'silver',
                             'standard',
+                            'work',
                             'wrong item'],
-                'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com', 'work'],
-                'type': 'count',
-                'value': '2'},
-     'expected_calls': [{'arguments': {'item_id': 'ITM-311618'}, 'tool': 'cancel_order_item'}],
-     'expected_changes': [{'after': {'total': 0.0},
-                           'before': {'total': 46.0},
-                           'entity': 'order',
-                           'key': 'ORD-407646'},
-                          {'after': {'status': 'cancelled'},
-                           'before': {'status': 'ordered'},
-                           'entity': 'order_item',
-                           'key': 'ITM-311618'},
-                          {'after': {'refunded_total': 46.0, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-228070'},
-                          {'after': {'stock': 66},
-                           'before': {'stock': 65},
-                           'entity': 'product',
-                           'key': 'PRD-375025'},
-                          {'after': {'amount': 46.0,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-228070',
-                                     'reason': 'item_cancelled'},
-                           'before': None,
-                           'entity': 'refund',
-                           'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-407646': {'total': 1}},
-                               'order_item': {'ITM-311618': {'status': 1}},
-                               'payment': {'PAY-228070': {'refunded_total': 1, 'status': 1}},
-                               'product': {'PRD-375025': {'stock': 1}}}},
-     'identity': {'credentials': [{'email': 'csmith@example.com'},
-                                  {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
+                'stated': ['Maria', 'Martinez', 'molinagregory@example.com'],
+                'type': 'text',
+                'value': 'Jamesshire'},
+     'expected_calls': [{'arguments': {'amount': 20, 'customer_id': 'CUS-347774'}, 'tool': 'grant_store_credit'}],
+     'expected_changes': [{'after': {'store_credit': 51.43},
+                           'before': {'store_credit': 31.43},
+                           'entity': 'customer',
+                           'key': 'CUS-347774'}],
+     'footprint': {'updates': {'customer': {'CUS-347774': {'store_credit': 1}}}},
+     'identity': {'credentials': [{'email': 'molinagregory@example.com'}],
                   'entity': 'customer',
-                  'person': 'CUS-100725',
-                  'stated': ['(299)967-5832', 'Heather', 'Stephens', 'csmith@example.com']},
+                  'person': 'CUS-347774',
+                  'stated': ['Maria', 'Martinez', 'molinagregory@example.com']},
      'task_id': 'retail-0014'}
 )
 

@@ -1,8 +1,9 @@
 """Verifier of task retail-0016 (write).
 
-My name is Heather Stephens, and my phone is (299)967-5832. I was hoping you could cancel my
-order. I found it cheaper somewhere else. And while you're there, please grant me store credit.
-I've had a lot of trouble with my recent orders. I think $60.00 in store credit would be fair.
+I'm Heather Stephens, and my phone is (299)967-5832. I was hoping you could request a return for
+the item for my order. And while you're there, please grant me store credit. I've had a lot of
+trouble with my recent orders. I think $60.00 in store credit would be fair. Ask me for whatever
+details you need.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
@@ -19,26 +20,20 @@ from envforge.runtime.claims import Vocabulary
 from envforge.runtime.verify import verify as judge
 
 SPEC = VerifierSpec.model_validate(
-    {'expected_calls': [{'arguments': {'order_id': 'ORD-407646', 'reason': 'found_cheaper'},
-                         'tool': 'cancel_order'}],
-     'expected_changes': [{'after': {'status': 'cancelled'},
-                           'before': {'status': 'pending'},
-                           'entity': 'order',
-                           'key': 'ORD-407646'},
-                          {'after': {'refunded_total': 46.0, 'status': 'refunded'},
-                           'before': {'refunded_total': 0.0, 'status': 'captured'},
-                           'entity': 'payment',
-                           'key': 'PAY-228070'},
-                          {'after': {'amount': 46.0,
-                                     'created_on': '2026-03-16',
-                                     'payment_id': 'PAY-228070',
-                                     'reason': 'order_cancelled'},
+    {'expected_calls': [{'arguments': {'item_id': 'ITM-121901', 'reason': 'wrong_item'},
+                         'tool': 'request_return'}],
+     'expected_changes': [{'after': {'status': 'return_requested'},
+                           'before': {'status': 'ordered'},
+                           'entity': 'order_item',
+                           'key': 'ITM-121901'},
+                          {'after': {'created_on': '2026-03-16',
+                                     'item_id': 'ITM-121901',
+                                     'reason': 'wrong_item',
+                                     'status': 'requested'},
                            'before': None,
-                           'entity': 'refund',
+                           'entity': 'return_request',
                            'key': None}],
-     'footprint': {'inserts': {'refund': 1},
-                   'updates': {'order': {'ORD-407646': {'status': 1}},
-                               'payment': {'PAY-228070': {'refunded_total': 1, 'status': 1}}}},
+     'footprint': {'inserts': {'return_request': 1}, 'updates': {'order_item': {'ITM-121901': {'status': 1}}}},
      'identity': {'credentials': [{'email': 'csmith@example.com'},
                                   {'first_name': 'Heather', 'last_name': 'Stephens', 'phone': '(299)967-5832'}],
                   'entity': 'customer',
