@@ -38,8 +38,9 @@ _QUESTION = re.compile(r"\?\s*[)\"'*]*\s*$")
 class RolloutConfig:
     """Limits and sampling of every episode."""
 
-    max_turns: int = 16
-    """Model requests per episode."""
+    max_turns: int = 24
+    """Model requests per episode: a follow-up whose details the agent must ask for again takes a careful agent up
+    to 20 (two questions, two reports, 13 calls and its closing message)."""
     max_user_turns: int = 4
     """Simulator replies after the opener."""
     max_tokens: int = 384

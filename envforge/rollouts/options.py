@@ -39,7 +39,7 @@ class RolloutOptions:
     """Response cache folder (default $ENVFORGE_CACHE/llm or ~/.cache/envforge/llm)."""
     offline: bool = False
     """Serve every request from the cache; a miss is an error."""
-    max_turns: int = 16
+    max_turns: int = 24
     max_user_turns: int = 4
     max_tokens: int = 384
     temperature: float = 0.7

@@ -149,7 +149,12 @@ def test_a_verifier_that_rewards_everything_fails_its_gate_naming_the_task(
 
 def test_a_verifier_expecting_another_answer_rejects_the_golden_run(retail_package: Path, tmp_path: Path) -> None:
     package = copy_package(retail_package, tmp_path)
-    task = first_task(package, "read")
+    # A text answer, so that any other string is a value of its type.
+    task = next(
+        task
+        for task in load_tasks(open_package(package)).values()
+        if task.kind == "read" and task.verifier.answer is not None and task.verifier.answer.type == "text"
+    )
     verifier = package / "verifiers" / f"{task.id}.py"
     source = verifier.read_text(encoding="utf-8")
     assert task.verifier.answer is not None

@@ -71,6 +71,10 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
                     detail = f"hinges on {', '.join(task.policies)}, which the app does not show"
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason="policy", detail=detail))
                     continue
+                if any(reaction.changes for reaction in task.scenario.script):
+                    detail = "the user changes a value once the agent names it; a screen task poses one request"
+                    dropped.append(UIDrop(task_id=task.id, app=kind, reason="change_of_mind", detail=detail))
+                    continue
                 if task.expected_answer is not None and task.kind != "read":
                     detail = "asks a question once the write is done; a screen task poses one request"
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason="question_after", detail=detail))
@@ -86,4 +90,4 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     return UITasksArtifact(tasks=tasks, dropped=dropped)
 
 
-STAGE = declare_stage("uitasks", 7, build)
+STAGE = declare_stage("uitasks", 8, build)
