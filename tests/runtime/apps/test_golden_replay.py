@@ -119,10 +119,10 @@ def test_a_task_dropped_in_chromium_keeps_its_reason_through_later_runs(
     outcomes, version = replay_ui_tasks(package, [other], ("web",))
     report = record_replay(open_package(package_path), again, outcomes, version, None)
     dropped = json.loads((package_path / "apps/ui_dropped.json").read_text())
-    # Dropped when posed (policy tasks and questions asked once a write is done are never posed on a screen), and
-    # now the one Chromium could not do.
+    # Dropped when posed (policy tasks, questions asked once a write is done and changes of mind are never posed on
+    # a screen), and now the one Chromium could not do.
     earlier = [item for item in dropped if item["reason"] != "chromium_golden_failed"]
-    assert {item["reason"] for item in earlier} <= {"policy", "question_after"}
+    assert {item["reason"] for item in earlier} <= {"policy", "question_after", "change_of_mind"}
     assert [(d["task_id"], d["app"], d["reason"]) for d in dropped if d not in earlier] == [
         (broken.task_id, "web", "chromium_golden_failed")
     ]
