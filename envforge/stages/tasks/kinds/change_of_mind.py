@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from envforge.ir.checks import NUMERIC_TYPES
 from envforge.ir.tasks import RowChange, ToolCall
 from envforge.runtime.changes import fold_history
 from envforge.stages.tasks.arguments import plain_values
@@ -13,8 +14,6 @@ from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft, Part
 from envforge.stages.tasks.kinds.kind import CombiningKind, Drafted
 from envforge.stages.tasks.phrasing import Detail
-
-NUMERIC = frozenset({"integer", "number", "money"})
 
 
 class ChangesOfMind(CombiningKind):
@@ -40,7 +39,7 @@ def _end(context: SynthesisContext, calls: list[ToolCall], person: str) -> list[
 def _changeable(detail: Detail) -> bool:
     """A value a user could give another of in one breath: a number, or a new value that replaces a stored one.
     A reason or a choice said in the user's own words ("It arrived damaged.") is no mind to change."""
-    return detail.says is None and (detail.kind in NUMERIC or (detail.new and detail.kind == "string"))
+    return detail.says is None and (detail.kind in NUMERIC_TYPES or (detail.new and detail.kind == "string"))
 
 
 def _changed(context: SynthesisContext, single: Draft) -> Draft | None:
