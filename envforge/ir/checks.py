@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import assert_never
-
-import networkx as nx
+from typing import TYPE_CHECKING, NoReturn, assert_never
 
 from envforge.errors import did_you_mean
 from envforge.ir.blueprint import (
@@ -25,10 +23,14 @@ from envforge.ir.blueprint import (
 from envforge.ir.catalogue_checks import check_catalogues
 from envforge.ir.check_context import CheckContext, listed
 from envforge.ir.expression_checks import CLOCK_NAMES, ExpressionChecks, Scope
+from envforge.ir.graphs import ordered_by_edges, reached_from
 from envforge.ir.invariant_checks import check_invariants
 from envforge.ir.locations import Locations, Path_
 from envforge.ir.naming import read_tool_names
 from envforge.ir.ownership import OwnershipError, owner_paths
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 NUMERIC_TYPES = frozenset({"integer", "number", "money"})
 
@@ -99,7 +101,7 @@ class Checker(CheckContext):
         blueprint = self.blueprint
         self.unique([relation.name for relation in blueprint.relations], ("relations",), "name", "relation")
         used: dict[tuple[str, str], str] = {}
-        required = nx.DiGraph()
+        required: dict[tuple[str, str], int] = {}
         for index, relation in enumerate(blueprint.relations):
             path: Path_ = ("relations", index)
             child = self.entity(relation.child, (*path, "child"))
@@ -125,7 +127,7 @@ class Checker(CheckContext):
                 )
             used[(child.name, field.name)] = relation.name
             if relation.required:
-                required.add_edge(relation.child, relation.parent, relation=index)
+                required[(relation.child, relation.parent)] = index
         for entity_index, entity in enumerate(blueprint.entities):
             for field_index, field in enumerate(entity.fields):
                 if field.type == "ref" and (entity.name, field.name) not in used:
@@ -134,18 +136,26 @@ class Checker(CheckContext):
                         f"ref field '{entity.name}.{field.name}' has no relation; add one under 'relations'",
                     )
         self.check_copies(used)
-        cycles = [_relation_cycle(required, nodes) for nodes in nx.simple_cycles(required)]
-        if cycles:
-            # The same cycle and the same relation on every run: simple_cycles' order follows set iteration.
-            indices, cycle = min(cycles, key=lambda found: (len(found[0]), sorted(found[0])))
-            names = [f"'{blueprint.relations[index].name}'" for index in sorted(indices)]
-            through = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-            chain = " -> ".join([*cycle, cycle[0]])
-            raise self.fail(
-                ("relations", min(indices)),
-                f"required foreign keys form a cycle ({chain}, through {through}), so no row can be inserted first; "
-                "set 'required: false' on one of them",
-            )
+        if ordered_by_edges(self.entities, required) is None:
+            self.fail_relation_cycle(required)
+
+    def fail_relation_cycle(self, required: dict[tuple[str, str], int]) -> NoReturn:
+        import networkx as nx  # only once a cycle is known, so that loading a blueprint never imports it
+
+        blueprint = self.blueprint
+        graph = nx.DiGraph()
+        graph.add_edges_from((child, parent, {"relation": index}) for (child, parent), index in required.items())
+        cycles = [_relation_cycle(graph, nodes) for nodes in nx.simple_cycles(graph)]
+        # The same cycle and the same relation on every run: simple_cycles' order follows set iteration.
+        indices, cycle = min(cycles, key=lambda found: (len(found[0]), sorted(found[0])))
+        names = [f"'{blueprint.relations[index].name}'" for index in sorted(indices)]
+        through = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        chain = " -> ".join([*cycle, cycle[0]])
+        raise self.fail(
+            ("relations", min(indices)),
+            f"required foreign keys form a cycle ({chain}, through {through}), so no row can be inserted first; "
+            "set 'required: false' on one of them",
+        )
 
     def check_copies(self, used: dict[tuple[str, str], str]) -> None:
         parents = {(r.child, r.field): r.parent for r in self.blueprint.relations}
@@ -177,10 +187,8 @@ class Checker(CheckContext):
                 self.field(self.entities[parent], parent_field, (*path, "copy_from"))
 
     def check_connected(self) -> None:
-        graph = nx.Graph()
-        graph.add_nodes_from(self.entities)
-        graph.add_edges_from((relation.child, relation.parent) for relation in self.blueprint.relations)
-        reachable = nx.node_connected_component(graph, self.blueprint.person)
+        links = [(relation.child, relation.parent) for relation in self.blueprint.relations]
+        reachable = reached_from([self.blueprint.person], [*links, *((parent, child) for child, parent in links)])
         for index, entity in enumerate(self.blueprint.entities):
             if entity.name not in reachable:
                 raise self.fail(

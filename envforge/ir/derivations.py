@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import assert_never
-
-import networkx as nx
 
 from envforge.errors import EnvforgeError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.expressions import compile_expression
+from envforge.ir.graphs import ordered_by_edges, reached_from
 from envforge.ir.invariant_rows import alias_entities, total_relations
 from envforge.ir.invariants import (
     ChildCount,
@@ -72,23 +72,51 @@ def invariant_reads(blueprint: Blueprint, invariant: InvariantSpec) -> set[Node]
     return reads
 
 
-def derivation_graph(blueprint: Blueprint) -> nx.DiGraph:
+@dataclass
+class DerivationGraph:
+    """Edges from what is read to the derived or copied field that reads it, in the order they were found."""
+
+    edges: dict[tuple[Node, Node], None] = field(default_factory=dict)
+    nodes: dict[Node, None] = field(default_factory=dict)
+    derived: set[Node] = field(default_factory=set)
+    copied: set[Node] = field(default_factory=set)
+
+    def add_edge(self, source: Node, target: Node) -> None:
+        self.nodes.update({source: None, target: None})
+        self.edges[(source, target)] = None
+
+    def cycle(self) -> list[Node]:
+        """The shortest cycle, least nodes first, rotated to start at its least node (only for a graph with one)."""
+        import networkx as nx  # only once a cycle is known, so that loading a blueprint never imports it
+
+        graph = nx.DiGraph()
+        graph.add_nodes_from(self.nodes)
+        graph.add_edges_from(self.edges)
+        cycle: list[Node] = min(nx.simple_cycles(graph), key=lambda nodes: (len(nodes), sorted(nodes)))
+        start = cycle.index(min(cycle))
+        return [*cycle[start:], *cycle[:start]]
+
+
+def derivation_graph(blueprint: Blueprint) -> DerivationGraph:
     """Edges from what is read to the derived or copied field that reads it."""
-    graph = nx.DiGraph()
+    graph = DerivationGraph()
     for invariant in blueprint.invariants:
         if isinstance(invariant, DerivedValue):
             node = (invariant.entity, invariant.derive)
-            graph.add_node(node, derived=True)
-            graph.add_edges_from((read, node) for read in invariant_reads(blueprint, invariant) if read != node)
+            graph.nodes[node] = None
+            graph.derived.add(node)
+            for read in invariant_reads(blueprint, invariant):
+                if read != node:
+                    graph.add_edge(read, node)
     parent_of = {(r.child, r.field): r.parent for r in blueprint.relations}
     for entity in blueprint.entities:
-        for field in entity.fields:
-            if field.generator is not None and field.generator.copy_from is not None:
-                ref, parent_field = field.generator.copy_from.split(".")
+        for spec in entity.fields:
+            if spec.generator is not None and spec.generator.copy_from is not None:
+                ref, parent_field = spec.generator.copy_from.split(".")
                 parent = parent_of.get((entity.name, ref))
                 if parent is not None:
-                    graph.add_edge((parent, parent_field), (entity.name, field.name))
-                    graph.nodes[(entity.name, field.name)]["copied"] = True
+                    graph.add_edge((parent, parent_field), (entity.name, spec.name))
+                    graph.copied.add((entity.name, spec.name))
     return graph
 
 
@@ -98,12 +126,8 @@ def derivation_order(blueprint: Blueprint) -> list[Node]:
     Raises DerivationCycleError when they read each other in a cycle.
     """
     graph = derivation_graph(blueprint)
-    try:
-        order = list(nx.lexicographical_topological_sort(graph))
-    except nx.NetworkXUnfeasible:
-        cycle = min(nx.simple_cycles(graph), key=lambda nodes: (len(nodes), sorted(nodes)))
-        start = cycle.index(min(cycle))
-        raise DerivationCycleError([*cycle[start:], *cycle[:start]]) from None
-    derived = {node for node, data in graph.nodes(data=True) if data.get("derived")}
-    downstream = set(derived).union(*(nx.descendants(graph, node) for node in derived))
-    return [node for node in order if node in downstream and (node in derived or graph.nodes[node].get("copied"))]
+    order = ordered_by_edges(graph.nodes, graph.edges)
+    if order is None:
+        raise DerivationCycleError(graph.cycle())
+    downstream = reached_from(graph.derived, graph.edges)
+    return [node for node in order if node in downstream and (node in graph.derived or node in graph.copied)]

@@ -10,7 +10,6 @@ from typing import Any
 
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.invariants import ChildCount, DerivedValue, InvariantSpec, StateRule, Total
-from envforge.ir.tables import key_field
 
 Row = dict[str, Any]
 
@@ -46,6 +45,9 @@ class World:
     """Rows per entity, with the lookups invariants need: rows by key, children by parent."""
 
     def __init__(self, blueprint: Blueprint, tables: Mapping[str, list[Row]]) -> None:
+        # Here, not at the top: the blueprint checks import this module, and envforge.ir.tables imports SQLAlchemy.
+        from envforge.ir.tables import key_field
+
         self.blueprint = blueprint
         self.tables = tables
         self.keys = {entity.name: key_field(entity).name for entity in blueprint.entities}

@@ -7,7 +7,7 @@ import re
 import types
 import typing
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, Tag, ValidationError
@@ -17,9 +17,11 @@ from envforge.errors import BlueprintError, did_you_mean
 from envforge.ir.blueprint import EFFECT_KINDS, Blueprint
 from envforge.ir.bounded_yaml import MAX_BYTES, check_size, compose_bounded
 from envforge.ir.checks import check_blueprint
-from envforge.ir.compose import MAX_DOMAINS, Composition, CompositionError, fuse
 from envforge.ir.invariants import INVARIANT_KINDS
 from envforge.ir.locations import Locations, Path_, format_path
+
+if TYPE_CHECKING:
+    from envforge.ir.compose import Composition
 
 SHIPPED = Path(__file__).resolve().parents[2] / "blueprints"
 """The blueprints shipped with envforge, which a composition may name (`clinic`)."""
@@ -367,6 +369,9 @@ def _member_path(value: str, folder: Path) -> Path:
 
 def _load_composition(data: dict[str, Any], locations: Locations, file: str) -> Blueprint:
     """A `compose:` blueprint: its members loaded (each error names the member's own file), then fused."""
+    # Imported here: fusing needs the task models, which a single domain's blueprint loads without.
+    from envforge.ir.compose import MAX_DOMAINS, Composition, CompositionError, fuse
+
     composition = _validated(Composition, data, locations, file)
     folder = Path(file).parent
     members = []
