@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from envforge.ir.row_budget import DEFAULT_MAX_ROWS
 from envforge.pipeline.dag import DEFAULT_ROWS, DEFAULT_TASKS
 from envforge.rollouts.options import RolloutOptions
 
@@ -37,6 +38,7 @@ def generate(
     seed: int = 0,
     rows: int = DEFAULT_ROWS,
     tasks: int = DEFAULT_TASKS,
+    max_rows: int = DEFAULT_MAX_ROWS,
     force: bool = False,
     from_stage: str | None = None,
     on_stage: Callable[[StageResult], None] | None = None,
@@ -50,7 +52,7 @@ def generate(
     from envforge.stages.generate import run_pipeline
     from envforge.suite.blueprints import resolve_blueprint
 
-    config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
+    config = GenerateConfig(seed=seed, rows=rows, tasks=tasks, max_rows=max_rows)
     path = resolve_blueprint(str(blueprint))
     return run_pipeline(path, Path(out), config, force=force, from_stage=from_stage, on_stage=on_stage)
 
@@ -62,6 +64,7 @@ def batch(
     seed: int = 0,
     rows: int = DEFAULT_ROWS,
     tasks: int = DEFAULT_TASKS,
+    max_rows: int = DEFAULT_MAX_ROWS,
     workers: int = 2,
     executor: ExecutorKind = "local",
     address: str | None = None,
@@ -75,7 +78,7 @@ def batch(
     from envforge.suite.run import batch_suite
     from envforge.suite.settings import BatchSettings
 
-    settings = BatchSettings(seed, rows, tasks, workers, executor, address)
+    settings = BatchSettings(seed, rows, tasks, workers, executor, address, max_rows)
     return batch_suite([str(blueprint) for blueprint in blueprints], Path(out), settings, progress)
 
 
@@ -90,6 +93,7 @@ def fuse(
     seed: int = 0,
     rows: int = DEFAULT_ROWS,
     tasks: int = DEFAULT_TASKS,
+    max_rows: int = DEFAULT_MAX_ROWS,
     force: bool = False,
     on_stage: Callable[[StageResult], None] | None = None,
 ) -> RunResult:
@@ -111,7 +115,7 @@ def fuse(
         target = Path(save) if save is not None else Path(scratch) / "fused.yaml"
         data = composition_data(paths, domain=domain, identity=identity, prefixes=list(prefixes), folder=target.parent)
         write_file_atomic(target, composition_yaml(data))
-        config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
+        config = GenerateConfig(seed=seed, rows=rows, tasks=tasks, max_rows=max_rows)
         return run_pipeline(target, Path(out), config, force=force, on_stage=on_stage)
 
 

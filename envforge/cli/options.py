@@ -17,7 +17,11 @@ from envforge.rollouts.options import RolloutOptions
 Package = Annotated[Path, typer.Argument(help="An environment package folder.")]
 OutDir = Annotated[Path, typer.Option("-o", "--out", help="Folder that receives one package per domain.")]
 Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed of every random choice.")]
-Rows = Annotated[int, typer.Option("--rows", min=10, max=1_000_000, help="Seed rows across all tables.")]
+Rows = Annotated[int, typer.Option("--rows", min=10, help="Seed rows across all tables.")]
+MaxRows = Annotated[
+    int,
+    typer.Option("--max-rows", min=1, help="Refuse a run that would seed more rows than this, catalogues included."),
+]
 Tasks = Annotated[int, typer.Option("--tasks", min=1, max=5000, help="Accepted tasks wanted per package.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary instead of tables.")]
 Host = Annotated[str, typer.Option("--host", help="HTTP interface to bind.")]

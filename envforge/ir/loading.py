@@ -19,6 +19,7 @@ from envforge.ir.bounded_yaml import MAX_BYTES, check_size, compose_bounded
 from envforge.ir.checks import check_blueprint
 from envforge.ir.invariants import INVARIANT_KINDS
 from envforge.ir.locations import Locations, Path_, format_path
+from envforge.ir.row_budget import check_row_budget
 
 if TYPE_CHECKING:
     from envforge.ir.compose import Composition
@@ -429,6 +430,14 @@ def _in_composition(
 def load_blueprint(path: Path) -> Blueprint:
     """Load a blueprint file; every problem becomes a BlueprintError naming file, line and field."""
     return load_blueprint_text(_read_text(path), str(path))
+
+
+def load_run_blueprint(path: Path, rows: int, max_rows: int) -> Blueprint:
+    """Load a blueprint file to seed `rows` rows of, refused like a bad blueprint when that would seed more than
+    `max_rows` rows: a run checks its blueprint whole before it loads the stages or makes a folder."""
+    blueprint = load_blueprint(path)
+    check_row_budget(blueprint, rows, max_rows, str(path))
+    return blueprint
 
 
 def _read_text(path: Path) -> str:

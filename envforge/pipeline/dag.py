@@ -8,11 +8,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
 from envforge.errors import PipelineError
 from envforge.ir.base import IRModel
+from envforge.ir.row_budget import DEFAULT_MAX_ROWS
 from envforge.ir.synthesis import ReviewConfig
 from envforge.pipeline.artifacts import Artifact
 
@@ -29,8 +29,10 @@ class GenerateConfig(IRModel):
 
     seed: int = Field(default=0, ge=0)
     """Seed of every random choice; same blueprint + seed gives a byte-identical package."""
-    rows: int = Field(default=DEFAULT_ROWS, ge=10, le=MAX_ROWS)
-    """Seed rows across all tables."""
+    rows: int = Field(default=DEFAULT_ROWS, ge=10)
+    """Seed rows across all tables, besides the catalogues' declared ones."""
+    max_rows: int = Field(default=DEFAULT_MAX_ROWS, ge=1)
+    """The most rows a run seeds, catalogues included: a run asking for more is refused as its blueprint loads."""
     tasks: int = Field(default=DEFAULT_TASKS, ge=1, le=MAX_TASKS)
     """Accepted tasks wanted in the package."""
     review: ReviewConfig | None = None
@@ -107,6 +109,8 @@ def build_dag(stages: list[AnyStage], roots: Mapping[str, type[Artifact]]) -> li
     if len(set(names)) != len(names):
         raise PipelineError(f"duplicate stage names in {names}")
     made: dict[str, type[Artifact]] = {**roots, **{stage.name: stage.output for stage in stages}}
+    import networkx as nx  # here: the commands build a GenerateConfig as they start, and networkx is slow to import
+
     graph = nx.DiGraph()
     position = {name: index for index, name in enumerate(names)}
     graph.add_nodes_from(names)

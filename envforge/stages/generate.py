@@ -6,18 +6,19 @@ import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envforge.files import clean_leftovers
 from envforge.ir.display import Display, Table
-from envforge.ir.loading import load_blueprint
+from envforge.ir.loading import load_run_blueprint
 from envforge.package import publish
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig
 from envforge.pipeline.runner import StageResult, run_stages
 from envforge.stages.package.artifact import PackageArtifact
-from envforge.stages.registry import ROOT, pipeline_stages
-from envforge.stages.review.stage import TaskReviewer
+
+if TYPE_CHECKING:
+    from envforge.stages.review.stage import TaskReviewer
 
 CACHE_DIR = ".cache"
 
@@ -76,7 +77,10 @@ def run_pipeline(
     on_stage: Callable[[StageResult], None] | None = None,
 ) -> RunResult:
     """Generate the package for `source` into `out_dir/<domain>/`; resumable and idempotent."""
-    blueprint = load_blueprint(source)
+    blueprint = load_run_blueprint(source, config.rows, config.max_rows)
+    # The stages load once the blueprint is known good: a bad one is refused in a fraction of a second.
+    from envforge.stages.registry import ROOT, pipeline_stages
+
     # This package's leftovers only: in a batch, other workers are filling their own temporary folders here.
     clean_leftovers(out_dir, blueprint.domain)
     artifacts, stages = run_stages(

@@ -15,7 +15,7 @@ from envforge.suite.report import SUITE_JSON, BatchOutcome, SuiteReport
 from envforge.suite.settings import BatchSettings
 
 
-def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> BatchOutcome:
+def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int, max_rows: int) -> BatchOutcome:
     """Generate one package; every error becomes an outcome, never an exception."""
     from envforge.ir.manifest import MANIFEST, load_manifest
     from envforge.pipeline.dag import GenerateConfig
@@ -23,7 +23,7 @@ def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int) -> Bat
 
     started = time.perf_counter()
     try:
-        result = run_pipeline(path, out, GenerateConfig(seed=seed, rows=rows, tasks=tasks))
+        result = run_pipeline(path, out, GenerateConfig(seed=seed, rows=rows, tasks=tasks, max_rows=max_rows))
     except EnvforgeError as exc:
         return BatchOutcome(
             str(path),
@@ -57,7 +57,7 @@ def run_batch(
         # Workers on other machines have working directories of their own, so they get absolute paths; abspath,
         # not resolve, because a shared file system may be mounted through links that differ between nodes.
         paths, out = [Path(os.path.abspath(path)) for path in paths], Path(os.path.abspath(out))
-    calls = [(path, out, settings.seed, settings.rows, settings.tasks) for path in paths]
+    calls = [(path, out, settings.seed, settings.rows, settings.tasks, settings.max_rows) for path in paths]
     finished = (
         run_ray(generate_one, calls, address=settings.address)
         if settings.executor == "ray"

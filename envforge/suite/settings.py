@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from envforge.ir.row_budget import DEFAULT_MAX_ROWS
+
 if TYPE_CHECKING:
     from envforge.executors import ExecutorKind
 
@@ -24,3 +26,5 @@ class BatchSettings:
     executor: ExecutorKind = "local"
     address: str | None = None
     """The Ray cluster to join; None starts Ray here."""
+    max_rows: int = DEFAULT_MAX_ROWS
+    """The most rows one package seeds; a blueprint asking for more fails alone, as it loads."""

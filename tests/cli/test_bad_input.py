@@ -6,6 +6,7 @@ each); the rest call `main()` in-process, where an escaping exception would fail
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -318,3 +319,49 @@ def test_generate_on_an_entity_owned_through_two_relations_exits_2_naming_them_a
         "'return_request' to the one that makes a row the customer's"
     )
     assert_nothing_written(out)
+
+
+# --- the cap on seeded rows -------------------------------------------------------------------
+
+
+def test_generate_asking_more_rows_than_the_cap_exits_2_naming_the_total_the_biggest_entities_and_the_flag(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    result = envforge_cli("generate", "retail", "--rows", "2400000", "-o", str(out))
+    assert result.returncode == 2
+    assert error_line(result.stdout, result.stderr) == (
+        "blueprints/retail.yaml: seeding 2,400,040 rows (order_item 878,049, order 439,024, payment 439,024, ...) "
+        "is above the cap of 1,000,000 rows; lower --rows (now 2,400,000), or pass --max-rows 2400040 to allow it"
+    )
+    assert not out.exists()
+
+
+REFUSED_AT_50 = (
+    "blueprints/retail.yaml: seeding 100 rows (product 40, order_item 22, order 11, ...) is above the cap of 50 "
+    "rows; lower --rows (now 60), or pass --max-rows 100 to allow it"
+)
+"""Retail at --rows 60: its 60 rows and its catalogue's 40 products."""
+
+
+@pytest.mark.parametrize("command", ["generate", "lint"])
+def test_max_rows_lowers_the_cap_for_generate_and_lint_and_counts_the_catalogue(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    out = tmp_path / "out"
+    args = ["-o", str(out)] if command == "generate" else []
+    code, message = run_main(capsys, command, "retail", "--rows", "60", "--max-rows", "50", *args)
+    assert code == 2
+    assert message == REFUSED_AT_50
+    assert not out.exists()
+
+
+def test_batch_over_the_cap_fails_that_blueprint_alone_with_the_same_line_and_builds_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = envforge_cli("batch", "retail", "--rows", "60", "--max-rows", "50", "--json", "-o", str(out))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stdout + result.stderr
+    [outcome] = json.loads(result.stdout)["blueprints"]
+    assert (outcome["ok"], outcome["error"]) == (False, REFUSED_AT_50)
+    assert sorted(path.name for path in out.iterdir()) == ["suite.json"]

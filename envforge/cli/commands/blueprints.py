@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from envforge.cli.options import AsJson, Rows, Seed, Tasks
+from envforge.cli.options import AsJson, MaxRows, Rows, Seed, Tasks
+from envforge.ir.row_budget import DEFAULT_MAX_ROWS
 
 
 def new(
@@ -32,6 +33,7 @@ def lint(
     rows: Rows = 1000,
     tasks: Tasks = 150,
     seed: Seed = 0,
+    max_rows: MaxRows = DEFAULT_MAX_ROWS,
     coverage: Annotated[
         bool, typer.Option("--coverage/--no-coverage", help="Dry-run the stages up to the verifier gate.")
     ] = True,
@@ -46,7 +48,7 @@ def lint(
     from envforge.pipeline.dag import GenerateConfig
     from envforge.suite.blueprints import resolve_blueprint
 
-    config = GenerateConfig(seed=seed, rows=rows, tasks=tasks) if coverage else None
+    config = GenerateConfig(seed=seed, rows=rows, tasks=tasks, max_rows=max_rows) if coverage else None
     report = lint_blueprint(resolve_blueprint(blueprint), config, shown=blueprint)
     print_outcome(report, as_json=as_json)
     if strict and report.warnings:

@@ -15,6 +15,7 @@ from envforge.cli.options import (
     CacheDir,
     Executor,
     JsonMode,
+    MaxRows,
     Offline,
     OutDir,
     Rows,
@@ -24,6 +25,7 @@ from envforge.cli.options import (
     with_options,
 )
 from envforge.errors import UserInputError
+from envforge.ir.row_budget import DEFAULT_MAX_ROWS
 from envforge.suite.settings import BatchSettings
 from envforge.synthesis.options import DescriptionOptions
 
@@ -59,6 +61,7 @@ def generate(
     seed: Seed = 0,
     rows: Rows = 1000,
     tasks: Tasks = 150,
+    max_rows: MaxRows = DEFAULT_MAX_ROWS,
     force: Annotated[bool, typer.Option("--force", help="Rebuild every stage, ignoring the cache.")] = False,
     from_stage: Annotated[
         str | None, typer.Option("--from", help="Rebuild this stage and everything after it.")
@@ -86,7 +89,7 @@ def generate(
                 f"give a BLUEPRINT or --from-description, not both (got '{blueprint}' and a description)"
             )
         synthesis = build_synthesis_config(from_description, llm)
-        config = GenerateConfig(seed=seed, rows=rows, tasks=tasks)
+        config = GenerateConfig(seed=seed, rows=rows, tasks=tasks, max_rows=max_rows)
         with stage_progress(enabled=not as_json) as on_stage:
             synthesized = synthesize_environment(
                 synthesis, out, config, force=force, from_stage=from_stage, on_stage=on_stage
@@ -97,9 +100,23 @@ def generate(
         raise UserInputError(
             "generate needs a BLUEPRINT (a YAML file or a shipped name such as 'retail') or --from-description"
         )
+    from envforge.ir.loading import load_run_blueprint
+    from envforge.suite.blueprints import resolve_blueprint
+
+    # Before the progress bar, which loads every stage: a bad blueprint is refused in a fraction of a second.
+    path = resolve_blueprint(blueprint)
+    load_run_blueprint(path, rows, max_rows)
     with stage_progress(enabled=not as_json) as on_stage:
         result = envforge.generate(
-            blueprint, out, seed=seed, rows=rows, tasks=tasks, force=force, from_stage=from_stage, on_stage=on_stage
+            path,
+            out,
+            seed=seed,
+            rows=rows,
+            tasks=tasks,
+            max_rows=max_rows,
+            force=force,
+            from_stage=from_stage,
+            on_stage=on_stage,
         )
     print_outcome(result, as_json=as_json)
 
@@ -108,6 +125,7 @@ BATCH_OPTIONS: dict[str, Any] = {
     "seed": Seed,
     "rows": Rows,
     "tasks": Tasks,
+    "max_rows": MaxRows,
     "workers": Annotated[int, typer.Option("--workers", min=1, max=64, help="Parallel processes.")],
     "executor": Annotated[
         Executor,
@@ -178,6 +196,7 @@ def fuse(
     seed: Seed = 0,
     rows: Rows = 1000,
     tasks: Tasks = 150,
+    max_rows: MaxRows = DEFAULT_MAX_ROWS,
     force: Annotated[bool, typer.Option("--force", help="Overwrite --save's file, and rebuild every stage.")] = False,
     as_json: AsJson = False,
 ) -> None:
@@ -197,6 +216,7 @@ def fuse(
             seed=seed,
             rows=rows,
             tasks=tasks,
+            max_rows=max_rows,
             force=force,
             on_stage=on_stage,
         )

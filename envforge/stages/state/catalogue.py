@@ -15,18 +15,15 @@ from envforge.errors import BlueprintError
 from envforge.ir.blueprint import Blueprint, EntitySpec
 from envforge.ir.invariants import invariant_field
 from envforge.ir.ontology import Ontology
+from envforge.ir.row_budget import planned_rows
 
 Row = dict[str, Any]
 
 
 def row_counts(ontology: Ontology, blueprint: Blueprint, total: int) -> dict[str, int]:
-    """Each catalogue's own length, and `total` split over the other entities by their relative `rows` weights
-    (at least one each)."""
-    specs = {entity.name: blueprint.entity(entity.name) for entity in ontology.entities}
-    fixed = {name: len(spec.catalogue) for name, spec in specs.items() if spec.catalogue}
-    weights = {name: spec.rows for name, spec in specs.items() if name not in fixed}
-    scale = total / (sum(weights.values()) or 1)
-    counts = {name: max(1, round(weight * scale)) for name, weight in weights.items()} | fixed
+    """The planned rows (`planned_rows`), each one-to-one child at most as many as its parent."""
+    counts = planned_rows(blueprint, total)
+    fixed = {entity.name: len(entity.catalogue) for entity in blueprint.entities if entity.catalogue}
     for relation in ontology.relations:
         if relation.cardinality != "one_to_one":
             continue
