@@ -46,7 +46,8 @@ def generate(
     """One package from a blueprint file or a shipped blueprint's name (`"retail"`) into `out/<domain>/`.
 
     Resumable: the stages cached under `out/.cache/` are not built again, unless `force` (every stage) or
-    `from_stage` (that stage and those after it) says so.
+    `from_stage` (that stage and those after it) says so. A run that would seed more than `max_rows` rows (`rows`
+    shared out by the entities' weights, plus the catalogues') is refused before anything is written.
     """
     from envforge.pipeline.dag import GenerateConfig
     from envforge.stages.generate import run_pipeline
