@@ -9,16 +9,21 @@ Layout of the output folder:
     verl/<name>/        train.parquet, test.parquet, tool_config.yaml, agent_loop.yaml
     trl/<name>/         train.parquet, test.parquet (prompt, task_id, environment)
 
+Each dataset folder also holds a Hugging Face dataset card (`README.md`) filled from the blueprints, whose
+`configs` tell `datasets.load_dataset(folder)` which file is which split.
+
 `<name>` is the domain, and `suite` for the combined dataset when several environments are exported.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from envforge.errors import UserInputError, did_you_mean
+from envforge.exporters.dataset_card import Kind, dataset_card
 from envforge.exporters.mcp_config import render_mcp_config
 from envforge.exporters.rollouts import rollout_demonstrations
 from envforge.exporters.sft import render_sft
@@ -121,6 +126,13 @@ def _check_unique(packages: list[EnvPackage]) -> None:
         seen[domain] = package.path
 
 
+def _carded(
+    kind: Kind, packages: list[EnvPackage], splits: dict[str, dict[str, Split]], files: dict[str, bytes]
+) -> dict[str, bytes]:
+    """A dataset folder's files and its Hugging Face dataset card."""
+    return files | {"README.md": dataset_card(kind, packages, splits, files)}
+
+
 def export(
     paths: list[Path],
     out: Path,
@@ -169,16 +181,21 @@ def export(
             for package in packages
         }
         report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
-        for domain, trajectories in per_env.items():
-            folders[f"sft/{domain}"] = render_sft(trajectories)
+        for package in packages:
+            files = render_sft(per_env[package.env.blueprint.domain])
+            folders[f"sft/{package.env.blueprint.domain}"] = _carded("sft", [package], splits, files)
         if several:
-            folders[f"sft/{SUITE}"] = render_sft([item for items in per_env.values() for item in items])
-    for name, render in (("verl", render_verl), ("trl", render_trl_dataset)):
-        if name in formats:
+            files = render_sft([item for items in per_env.values() for item in items])
+            folders[f"sft/{SUITE}"] = _carded("sft", packages, splits, files)
+    renders: tuple[tuple[Kind, Callable[[list[EnvPackage], dict[str, dict[str, Split]]], dict[str, bytes]]], ...]
+    renders = (("verl", render_verl), ("trl", render_trl_dataset))
+    for kind, render in renders:
+        if kind in formats:
             for package in packages:
-                folders[f"{name}/{package.env.blueprint.domain}"] = render([package], splits)
+                files = render([package], splits)
+                folders[f"{kind}/{package.env.blueprint.domain}"] = _carded(kind, [package], splits, files)
             if several:
-                folders[f"{name}/{SUITE}"] = render(packages, splits)
+                folders[f"{kind}/{SUITE}"] = _carded(kind, packages, splits, render(packages, splits))
 
     for folder, files in folders.items():
         write_dir_atomic(out / folder, files)

@@ -20,12 +20,11 @@ from envforge.ir.checks import check_blueprint
 from envforge.ir.invariants import INVARIANT_KINDS
 from envforge.ir.locations import Locations, Path_, format_path
 from envforge.ir.row_budget import check_row_budget
+from envforge.ir.shipped import SHIPPED
 
 if TYPE_CHECKING:
     from envforge.ir.compose import Composition
 
-SHIPPED = Path(__file__).resolve().parents[2] / "blueprints"
-"""The blueprints shipped with envforge, which a composition may name (`clinic`)."""
 Model = typing.TypeVar("Model", bound=BaseModel)
 SYNTAX_HINT = "fix the YAML syntax (indentation with spaces, matching brackets and quotes)"
 START_HINT = "start from blueprints/retail.yaml"

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envforge.errors import EnvforgeError, UserInputError, did_you_mean
+from envforge.ir.shipped import SHIPPED
 
-SHIPPED = Path(__file__).resolve().parents[2] / "blueprints"
 BLUEPRINT_SUFFIXES = (".yaml", ".yml")
 LIST_SUFFIX = ".txt"
 LIST_HINT = "a list file names one blueprint file, folder or shipped name per line"

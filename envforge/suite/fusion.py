@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from envforge.errors import UserInputError
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.compose import MAX_DOMAINS, Composition, CompositionError, fuse, shared_identity
-from envforge.ir.loading import SHIPPED, load_blueprint
+from envforge.ir.loading import load_blueprint
+from envforge.ir.shipped import SHIPPED
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 """What --domain, --identity and the PREFIX of --prefix must be: a name as blueprints write them."""

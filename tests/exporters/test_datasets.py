@@ -162,3 +162,30 @@ def test_exported_oracle_trajectories_replayed_through_the_gym_env_score_one(
                 env.step(action_for_call(function["name"], json.loads(function["arguments"])))
         _, reward, terminated, _, info = env.step(row["messages"][-1]["content"])
         assert (reward, terminated) == (1.0, True), (task_id, info.get("verdict"))
+
+
+@pytest.mark.parametrize("kind", ["sft", "verl", "trl"])
+def test_each_dataset_folder_loads_by_its_card_and_the_card_names_its_environments(
+    packages: dict[str, Path], exports: Path, kind: str
+) -> None:
+    """`datasets` reads the folder with its card, as the Hub would, in one shared cache: folders of one name in
+    several formats (`verl/retail`, `trl/retail`) each load their own rows."""
+    for domain in ("retail", "suite"):
+        folder = exports / kind / domain
+        card = (folder / "README.md").read_text(encoding="utf-8")
+        front = yaml.safe_load(card.split("---\n")[1])
+        assert front["pretty_name"].startswith("envforge ") and kind in front["tags"]
+        loaded = load_dataset(str(folder))
+        shown = [p for d, p in packages.items() if domain in ("suite", d)]
+        tasks = sum(len(load_package(open_package(path)).tasks) for path in shown)
+        assert loaded["train"].num_rows + loaded["test"].num_rows == tasks
+        for path in shown:
+            env = load_package(open_package(path)).env
+            assert f"## {env.blueprint.title} (`{env.env_id}`)" in card
+        for listed in ("train", "test"):
+            columns = loaded[listed].column_names
+            assert f"split `{listed}`): columns\n  {', '.join(columns)}." in card
+    if kind == "sft":
+        table = str(exports / "sft" / "retail" / "messages.parquet")
+        analysis = load_dataset("parquet", data_files=table, split="train")
+        assert set(analysis["split"]) == {"train", "test"} and len(set(analysis["task_id"])) == analysis.num_rows
