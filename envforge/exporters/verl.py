@@ -93,7 +93,9 @@ def _yaml(value: object) -> bytes:
 
 
 def render_verl(packages: list[EnvPackage], splits: dict[str, dict[str, Split]]) -> dict[str, bytes]:
-    """train.parquet, test.parquet and agent_loop.yaml; tool_config.yaml too for a single environment."""
+    """train.parquet, test.parquet and agent_loop.yaml; the tool config of each environment: `tool_config.yaml` for
+    one, `tool_config/<domain>.yaml` for a suite (tool names are per environment, so verl's stock loop, which reads
+    one tool config, runs a suite's rows of one domain at a time; the envforge loop needs none)."""
     single = len(packages) == 1
     rows: dict[Split, list[dict[str, Any]]] = {"train": [], "test": []}
     for package in packages:
@@ -104,4 +106,8 @@ def render_verl(packages: list[EnvPackage], splits: dict[str, dict[str, Split]])
     files["agent_loop.yaml"] = _yaml(agent_loop_config())
     if single:
         files["tool_config.yaml"] = _yaml(tool_config(packages[0]))
+    else:
+        files |= {
+            f"tool_config/{package.env.blueprint.domain}.yaml": _yaml(tool_config(package)) for package in packages
+        }
     return files

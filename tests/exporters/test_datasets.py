@@ -65,10 +65,16 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
     assert loops == [
         {"name": "envforge_agent", "_target_": "envforge.adapters.verl_agent.EnvforgeAgentLoop", "max_turns": 16}
     ]
-    if domain != "suite":
-        config = yaml.safe_load((folder / "tool_config.yaml").read_text())
+    configs = {domain: folder / "tool_config.yaml"}
+    if domain == "suite":
+        configs = {name: folder / "tool_config" / f"{name}.yaml" for name in packages}
+        assert sorted(path.name for path in (folder / "tool_config").iterdir()) == sorted(
+            f"{name}.yaml" for name in packages
+        )
+    for name, path in configs.items():
+        config = yaml.safe_load(path.read_text())
         names = [tool["tool_schema"]["function"]["name"] for tool in config["tools"]]
-        assert names == [tool.name for tool in load_package(open_package(packages[domain])).env.toolgraph.tools]
+        assert names == [tool.name for tool in load_package(open_package(packages[name])).env.toolgraph.tools]
         for tool in config["tools"]:
             assert tool["class_name"] == "envforge.adapters.verl_agent.EnvforgeTool"
             assert tool["config"]["type"] == "native" and tool["tool_schema"]["function"]["description"]
