@@ -127,15 +127,10 @@ def _compared(node: ast.expr, alias: str, name: str, values: frozenset[str]) -> 
 
 
 def _is_field(node: ast.expr, alias: str, name: str) -> bool:
-    return (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and (node.value.id, node.attr)
-        == (
-            alias,
-            name,
-        )
-    )
+    """`node` is `alias.name`."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+        return False
+    return (node.value.id, node.attr) == (alias, name)
 
 
 def _literals(node: ast.expr, alias: str, name: str) -> frozenset[str] | None:
