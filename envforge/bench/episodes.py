@@ -19,6 +19,7 @@ from envforge.bench.calls import Probe
 from envforge.bench.report import BenchRow, Timing, summarize, timed_row
 from envforge.errors import EnvforgeError
 from envforge.runtime.environment import Environment
+from envforge.runtime.mcp_compat import payload_of
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.session import Session
 
@@ -71,7 +72,7 @@ async def _stdio_episode(package: Path, probe: Probe) -> tuple[int, int]:
         elapsed = perf_counter_ns() - start
         resident = _new_children_rss(known)
     if result.is_error:
-        raise EnvforgeError(f"{package}: the stdio server refused {probe.tool}: {result.structured_content}")
+        raise EnvforgeError(f"{package}: the stdio server refused {probe.tool}: {payload_of(result)}")
     return elapsed, resident
 
 
@@ -99,7 +100,7 @@ async def mcp_inprocess(env: Environment, probe: Probe, repeat: int, warmup: int
             result = await client.call_tool(probe.tool, probe.arguments, meta=meta)
             elapsed = perf_counter_ns() - start
             if result.is_error:
-                raise EnvforgeError(f"the in-process MCP server refused {probe.tool}: {result.structured_content}")
+                raise EnvforgeError(f"the in-process MCP server refused {probe.tool}: {payload_of(result)}")
             if index >= warmup:
                 samples.append(elapsed)
     server.episodes.close("bench")

@@ -1,9 +1,7 @@
-"""`LLMClient`: chat completions from any OpenAI-compatible endpoint, cached, retried, and counted."""
+"""`LLMClient`: chat completions from any OpenAI-compatible endpoint, cached, retried (by the SDK), and counted."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,8 +12,6 @@ from openai import AsyncOpenAI
 
 from envforge.llm.cache import ResponseCache
 from envforge.llm.errors import ContextLimitError, InfrastructureError
-
-log = logging.getLogger(__name__)
 
 # Arguments `chat.completions.create` takes itself; anything else goes to the server in `extra_body`.
 OPENAI_PARAMS = frozenset(
@@ -32,6 +28,7 @@ OPENAI_PARAMS = frozenset(
         "frequency_penalty",
     }
 )
+# What the SDK retries (with 408 and 409); raised after its last retry, it is the endpoint's failure.
 RETRIED = (openai.APIConnectionError, openai.APITimeoutError, openai.InternalServerError, openai.RateLimitError)
 CONTEXT_MARKERS = ("context length", "context window", "maximum model length", "too long", "max_model_len")
 
@@ -66,7 +63,8 @@ class ChatResult:
     prompt_tokens: int
     completion_tokens: int
     latency_s: float
-    """Wall time of the request that produced it (for a cached result, of the original request)."""
+    """Wall time of the request that produced it, its retries included (for a cached result, of the original
+    request)."""
     cached: bool
 
     @property
@@ -93,7 +91,8 @@ class LLMClient:
     cache: ResponseCache | None = None
     timeout_s: float = 300.0
     max_retries: int = 3
-    backoff_s: float = 1.0
+    """Retries of a request that failed to connect, timed out, or was answered 408, 409, 429 or 5xx: the OpenAI SDK's,
+    which waits what the server's `Retry-After` asks (up to two minutes), else backs off exponentially with jitter."""
     usage: Usage = field(default_factory=Usage)
     _client: AsyncOpenAI | None = field(default=None, repr=False)
 
@@ -151,9 +150,8 @@ class LLMClient:
 
     def _openai(self) -> AsyncOpenAI:
         if self._client is None:
-            # Retries are ours (to classify failures), not the SDK's.
             self._client = AsyncOpenAI(
-                base_url=self.base_url, api_key=self.api_key, timeout=self.timeout_s, max_retries=0
+                base_url=self.base_url, api_key=self.api_key, timeout=self.timeout_s, max_retries=self.max_retries
             )
         return self._client
 
@@ -166,36 +164,27 @@ class LLMClient:
         }
         if "tools" in request:
             arguments["tools"] = request["tools"]
-        last: Exception | None = None
-        for attempt in range(self.max_retries + 1):
-            started = time.perf_counter()
-            try:
-                response = await self._openai().chat.completions.create(
-                    model=request["model"], messages=request["messages"], extra_body=extra or None, **arguments
-                )
-            except RETRIED as exc:
-                last = exc
-                log.warning("%s: attempt %d failed: %s", self.base_url, attempt + 1, exc)
-                if attempt < self.max_retries:
-                    await asyncio.sleep(self.backoff_s * 2**attempt)
-                continue
-            except openai.BadRequestError as exc:
-                text = str(exc).lower()
-                if any(marker in text for marker in CONTEXT_MARKERS):
-                    raise ContextLimitError(
-                        f"{self.model}: the conversation exceeds the context window: {exc}"
-                    ) from exc
-                raise InfrastructureError(
-                    f"{self.base_url}: the endpoint rejected the request: {exc}", "bad_request"
-                ) from exc
-            except openai.APIStatusError as exc:
-                raise InfrastructureError(f"{self.base_url}: HTTP {exc.status_code}: {exc}", "http_error") from exc
-            return _recorded(response, time.perf_counter() - started)
-        raise InfrastructureError(
-            f"{self.base_url}: no answer after {self.max_retries + 1} attempts ({type(last).__name__}: {last}); "
-            "is the model server running? (envforge serve-model)",
-            _kind(last),
-        )
+        started = time.perf_counter()
+        try:
+            response = await self._openai().chat.completions.create(
+                model=request["model"], messages=request["messages"], extra_body=extra or None, **arguments
+            )
+        except RETRIED as exc:
+            raise InfrastructureError(
+                f"{self.base_url}: no answer after {self.max_retries + 1} attempts ({type(exc).__name__}: {exc}); "
+                "is the model server running? (envforge serve-model)",
+                _kind(exc),
+            ) from exc
+        except openai.BadRequestError as exc:
+            text = str(exc).lower()
+            if any(marker in text for marker in CONTEXT_MARKERS):
+                raise ContextLimitError(f"{self.model}: the conversation exceeds the context window: {exc}") from exc
+            raise InfrastructureError(
+                f"{self.base_url}: the endpoint rejected the request: {exc}", "bad_request"
+            ) from exc
+        except openai.APIStatusError as exc:
+            raise InfrastructureError(f"{self.base_url}: HTTP {exc.status_code}: {exc}", "http_error") from exc
+        return _recorded(response, time.perf_counter() - started)
 
     async def close(self) -> None:
         if self._client is not None:
@@ -203,7 +192,7 @@ class LLMClient:
             self._client = None
 
 
-def _kind(error: Exception | None) -> str:
+def _kind(error: Exception) -> str:
     if isinstance(error, openai.APITimeoutError):
         return "timeout"
     if isinstance(error, openai.APIStatusError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version
-from typing import Any
+from typing import Any, cast
 
 import mcp.types as mcp_types
 from mcp.server.lowlevel import Server
@@ -20,7 +20,7 @@ MCP_MAJOR = int(version("mcp").split(".")[0])
 
 ListTools = Callable[[], Awaitable[list[dict[str, Any]]]]
 CallTool = Callable[[str, ToolArguments, "RequestInfo"], Awaitable[tuple[bool, ToolResult]]]
-"""Returns (ok, result or `{"error": ...}`)."""
+"""Returns (ok, result or `{"error": ...}`): a result is the call's structured content, an error its text."""
 
 
 class RequestInfo:
@@ -63,13 +63,21 @@ def _tool(spec: dict[str, Any]) -> mcp_types.Tool:
 
 def _result(outcome: tuple[bool, ToolResult]) -> mcp_types.CallToolResult:
     ok, payload = outcome
-    return mcp_types.CallToolResult.model_validate(
-        {
-            "content": [{"type": "text", "text": json.dumps(payload, ensure_ascii=False)}],
-            "structuredContent": payload,
-            "isError": not ok,
-        }
-    )
+    content = [{"type": "text", "text": json.dumps(payload, ensure_ascii=False)}]
+    if ok:
+        return mcp_types.CallToolResult.model_validate({"content": content, "structuredContent": payload})
+    # A refusal is not the tool's output: clients (the TypeScript SDK's among them) check any structured content
+    # against the tool's output schema even when isError is set, so the error travels as its JSON text alone.
+    return mcp_types.CallToolResult.model_validate({"content": content, "isError": True})
+
+
+def payload_of(result: mcp_types.CallToolResult) -> ToolResult:
+    """What a call answered through an MCP client, as `Session.call_tool` answers it: a success's structured
+    content, or the `{"error": {...}}` that an error result carries as its text (read it with `refusal_of`)."""
+    if not result.is_error and result.structured_content is not None:
+        return cast(ToolResult, result.structured_content)
+    text = next(block.text for block in result.content if isinstance(block, mcp_types.TextContent))
+    return cast(ToolResult, json.loads(text))
 
 
 def make_server(

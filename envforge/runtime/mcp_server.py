@@ -41,6 +41,7 @@ from envforge.runtime.episode_store import (
 )
 from envforge.runtime.errors import ToolError
 from envforge.runtime.mcp_compat import RequestInfo, make_server
+from envforge.runtime.tool_annotations import annotate_tools
 from envforge.version import __version__
 
 logger = logging.getLogger(__name__)
@@ -61,12 +62,14 @@ class EnvServer:
         self.anonymous = anonymous
         """What a request that names no episode gets: refused, or the one default episode (stdio)."""
         self._connections: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
+        annotated = annotate_tools(env.blueprint, env.toolgraph.tools)
         self._tool_specs = [
             {
                 "name": tool.name,
                 "description": tool.description,
                 "inputSchema": tool.parameters,
                 "outputSchema": tool.returns,
+                **annotated[tool.name],
             }
             for tool in env.toolgraph.tools
         ]

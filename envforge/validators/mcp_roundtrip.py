@@ -10,6 +10,7 @@ import mcp
 from mcp.types import RequestParamsMeta
 
 from envforge.ir.tasks import TaskSpec, ToolCall
+from envforge.runtime.mcp_compat import payload_of
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.session import Session
 from envforge.validators.determinism import replay
@@ -76,7 +77,7 @@ def check_mcp_roundtrip(package: LoadedPackage) -> str:
     session = Session(package.env)
     try:
         ok, expected = session.call_tool(read.name, read.arguments)
-        if read_result.is_error == ok or read_result.structured_content != json.loads(json.dumps(expected)):
+        if read_result.is_error == ok or payload_of(read_result) != json.loads(json.dumps(expected)):
             problems.append(f"{read.name}: the MCP result differs from the in-process call's")
         state_hash, outcomes = replay(session, task)
     finally:

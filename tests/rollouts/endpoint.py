@@ -23,6 +23,8 @@ from starlette.routing import Route
 
 from envforge.runtime.episode import EnvPackage
 
+RETRY_AFTER_S = 2
+"""The seconds a 429 answer asks the client to wait."""
 Agent = Callable[[list[dict[str, Any]]], dict[str, Any] | int]
 """Messages -> an assistant message, or an HTTP status code to fail with."""
 
@@ -58,15 +60,21 @@ class ScriptedEndpoint:
         self.agent = agent
         self.requests = 0
         self.bodies: list[dict[str, Any]] = []
+        self.arrivals: list[float] = []
+        """`time.monotonic()` when each request reached it."""
 
     async def chat(self, request: Request) -> JSONResponse:
         body = await request.json()
+        self.arrivals.append(time.monotonic())
         self.requests += 1
         self.bodies.append(body)
         answer = self.agent(body["messages"])
         if isinstance(answer, int):
             detail = "This model's maximum context length is 2048 tokens" if answer == 400 else "server error"
-            return JSONResponse({"error": {"message": detail, "type": "error", "code": answer}}, status_code=answer)
+            # A rate-limited server says when to come back.
+            headers = {"Retry-After": str(RETRY_AFTER_S)} if answer == 429 else None
+            error = {"error": {"message": detail, "type": "error", "code": answer}}
+            return JSONResponse(error, status_code=answer, headers=headers)
         return JSONResponse(completion(answer))
 
 

@@ -84,7 +84,7 @@ def careful_agent(package: EnvPackage, asked: dict[str, str]) -> Agent:
 async def _run_all(package: EnvPackage, agent: Agent, folder: Path) -> dict[str, str]:
     outcomes: dict[str, str] = {}
     with serve(agent) as (url, _):
-        client = LLMClient(url, "scripted", cache=ResponseCache(folder, "off"), backoff_s=0)
+        client = LLMClient(url, "scripted", cache=ResponseCache(folder, "off"))
         runner = EpisodeRunner(package, client, ScriptedUser(), RolloutConfig())
         try:
             for task_id in package.task_ids:

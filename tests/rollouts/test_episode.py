@@ -39,7 +39,7 @@ def golden_agent(task: TaskSpec, final: str = "All done: your request is complet
 def run_one(package: EnvPackage, agent: Any, task_id: str, tmp_path: Path, **config: Any) -> Trajectory:
     async def go() -> Trajectory:
         with serve(agent) as (url, _):
-            client = LLMClient(url, "scripted", cache=ResponseCache(tmp_path / "cache", "off"), backoff_s=0)
+            client = LLMClient(url, "scripted", cache=ResponseCache(tmp_path / "cache", "off"))
             runner = EpisodeRunner(package, client, ScriptedUser(), RolloutConfig(**config))
             try:
                 return await runner.run(task_id)
@@ -192,7 +192,7 @@ def test_a_question_to_the_user_gets_a_reply_instead_of_ending_a_question_task(
 def test_server_errors_are_retried_and_never_scored(showcase: EnvPackage, tmp_path: Path) -> None:
     async def go() -> tuple[list[Trajectory], int]:
         with serve(lambda messages: 500) as (url, endpoint):
-            client = LLMClient(url, "scripted", cache=ResponseCache(tmp_path, "off"), max_retries=1, backoff_s=0)
+            client = LLMClient(url, "scripted", cache=ResponseCache(tmp_path, "off"), max_retries=1)
             plan = RolloutPlan(task_ids=[WRITE_TASK], k=2, infra_retries=1)
             try:
                 return await run_rollouts(showcase, client, ScriptedUser(), plan), endpoint.requests

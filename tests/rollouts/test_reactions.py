@@ -26,7 +26,7 @@ from tests.rollouts.test_careful_agent import careful_agent
 def _run(package: EnvPackage, agent: Agent, task_id: str, folder: Path) -> Trajectory:
     async def run() -> Trajectory:
         with serve(agent) as (url, _):
-            client = LLMClient(url, "scripted", cache=ResponseCache(folder, "off"), backoff_s=0)
+            client = LLMClient(url, "scripted", cache=ResponseCache(folder, "off"))
             try:
                 return await EpisodeRunner(package, client, ScriptedUser(), RolloutConfig()).run(task_id)
             finally:

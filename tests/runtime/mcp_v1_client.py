@@ -35,7 +35,8 @@ async def main(package: str) -> None:
                 "write_error": write.isError,
                 "status_after_write": read.structuredContent["status"],
                 "refused_error": refused.isError,
-                "refused": refused.structuredContent,
+                "refused": json.loads(refused.content[0].text),
+                "refused_structured": refused.structuredContent,
             }
         )
     )

@@ -12,6 +12,7 @@ import pytest
 from envforge.runtime.dispatch import TEXT_MAX
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import refusal_of
+from envforge.runtime.mcp_compat import payload_of
 from envforge.runtime.mcp_server import EnvServer
 from envforge.runtime.session import Session
 
@@ -19,7 +20,7 @@ MEGABYTE = 1_000_000
 
 
 def call_over_mcp(env: Environment, name: str, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any], int]:
-    """(is_error, structured content, size of the text content) of one call through a real MCP client."""
+    """(is_error, what the call answered, size of the text content) of one call through a real MCP client."""
 
     server = EnvServer(env)
     server.episodes.open_free("e1")
@@ -28,7 +29,7 @@ def call_over_mcp(env: Environment, name: str, arguments: dict[str, Any]) -> tup
         async with mcp.Client(server.server) as client:
             result = await client.call_tool(name, arguments, meta={"envforge/episode": "e1"})  # type: ignore[arg-type]
             text = "".join(getattr(part, "text", "") for part in result.content)
-            return result.is_error, result.structured_content or {}, len(text)
+            return result.is_error, dict(payload_of(result)), len(text)
 
     return anyio.run(run)
 

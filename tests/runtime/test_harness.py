@@ -22,8 +22,10 @@ from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.uitasks import find_ui_task
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.errors import refusal_of
 from envforge.runtime.harness import Harness
 from envforge.runtime.harness_routes import harness_routes
+from envforge.runtime.mcp_compat import payload_of
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
@@ -90,7 +92,7 @@ def test_over_mcp_http_a_tasks_episode_refuses_another_persons_write_and_its_ver
         check_opening(created.json(), package, task, task.instruction)
         refused, *oracle = anyio.run(run, url, "run-1", [trespass, *task.oracle])
         assert refused.is_error
-        error = refused.structured_content["error"]
+        error = refusal_of(payload_of(refused))
         assert (error["code"], error["policy"], error["tool"]) == ("policy_violation", "ownership", "update_email")
         assert not any(result.is_error for result in oracle)
         verdict = harness("POST", "/harness/episodes/run-1/verdict", {"answer": package.golden_message(TASK)}).json()
@@ -109,8 +111,8 @@ def test_over_mcp_http_a_tasks_episode_refuses_another_persons_write_and_its_ver
         }
         assert harness("DELETE", "/harness/episodes/run-1").status_code == 200
         (ended, unknown) = (anyio.run(run, url, name, task.oracle[:1])[0] for name in ("run-1", "never-made"))
-        assert ended.structured_content["error"]["code"] == "episode_ended"
-        assert unknown.structured_content["error"]["code"] == "episode_unknown"
+        assert refusal_of(payload_of(ended))["code"] == "episode_ended"
+        assert refusal_of(payload_of(unknown))["code"] == "episode_unknown"
         gone = harness("POST", "/harness/episodes/run-1/verdict", {})
         assert gone.status_code == 404 and "the harness closed it" in gone.json()["error"]
 

@@ -22,6 +22,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
 from envforge.runtime.episode import EnvPackage, load_package
+from envforge.runtime.errors import refusal_of
+from envforge.runtime.mcp_compat import payload_of
 from envforge.runtime.mcp_server import DEFAULT_EPISODE
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.serve import TOKEN_VARIABLE
@@ -88,7 +90,7 @@ def test_over_stdio_a_tasks_episode_refuses_another_persons_write_and_its_verdic
             )
             refused = await client.call_tool(trespass.name, trespass.arguments)
             assert refused.is_error
-            error = refused.structured_content["error"]
+            error = refusal_of(payload_of(refused))
             assert (error["code"], error["policy"], error["tool"]) == ("policy_violation", "ownership", "update_email")
             for call in task.oracle:
                 assert not (await client.call_tool(call.name, call.arguments)).is_error
@@ -110,7 +112,7 @@ def test_over_stdio_a_tasks_episode_refuses_another_persons_write_and_its_verdic
 
             assert (await http.delete(EPISODE, headers=AUTH)).status_code == 200
             ended = await client.call_tool(task.oracle[0].name, task.oracle[0].arguments)
-            assert ended.structured_content["error"]["code"] == "episode_ended"
+            assert refusal_of(payload_of(ended))["code"] == "episode_ended"
 
     anyio.run(run)
 

@@ -16,8 +16,10 @@ from starlette.testclient import TestClient
 from envforge.runtime.environment import Environment
 from envforge.runtime.episode import load_package
 from envforge.runtime.episode_store import EPISODE_ID_MAX
+from envforge.runtime.errors import refusal_of
 from envforge.runtime.harness import Harness
 from envforge.runtime.harness_routes import harness_routes
+from envforge.runtime.mcp_compat import payload_of
 from envforge.runtime.mcp_server import DEFAULT_EPISODE, EPISODE_META_KEY, EnvServer, stdio_env_server
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
@@ -49,8 +51,8 @@ def test_clients_that_name_no_episode_on_a_shared_server_are_refused_and_write_n
     cancelled, seen = anyio.run(cancel_and_look, server.server, pending_order(retail_env))
     for result in (cancelled, seen):
         assert result.is_error
-        assert result.structured_content["error"]["code"] == "episode_required"
-        assert EPISODE_META_KEY in result.structured_content["error"]["message"]
+        assert refusal_of(payload_of(result))["code"] == "episode_required"
+        assert EPISODE_META_KEY in refusal_of(payload_of(result))["message"]
     assert not server.episodes.live
 
 
@@ -61,8 +63,8 @@ def test_clients_that_name_no_episode_over_http_never_share_a_state(
     order = pending_order(retail_env)
     with http_server(retail_package) as url:
         cancelled, seen = anyio.run(cancel_and_look, url, order)
-    assert cancelled.structured_content["error"]["code"] == "episode_required"
-    assert seen.structured_content["error"]["code"] == "episode_required"
+    assert refusal_of(payload_of(cancelled))["code"] == "episode_required"
+    assert refusal_of(payload_of(seen))["code"] == "episode_required"
 
 
 def test_a_stdio_server_gives_its_one_client_the_default_episode_listed_as_free(retail_env: Environment) -> None:
@@ -92,7 +94,7 @@ def test_a_stdio_server_for_a_task_serves_its_person_and_only_episodes_the_harne
     assert [(item["episode"], item["task"], item["free"], item["person"]) for item in listed] == [
         (DEFAULT_EPISODE, task.id, False, task.scenario.person)
     ]
-    assert call(server, "mine").structured_content["error"]["code"] == "episode_unknown"
+    assert refusal_of(payload_of(call(server, "mine")))["code"] == "episode_unknown"
     assert stdio_env_server(retail_env, task, free_episodes=True).episodes.for_call("mine").free
 
 
@@ -114,7 +116,7 @@ def test_an_episode_the_harness_never_created_is_refused_and_changes_nothing(ret
     order = pending_order(retail_env)
     refused = call(server, "mine", "cancel_order", {"order_id": order, "reason": "other"})
     assert refused.is_error
-    error = refused.structured_content["error"]
+    error = refusal_of(payload_of(refused))
     assert error["code"] == "episode_unknown" and error["tool"] == "cancel_order"
     assert "POST /harness/episodes" in error["message"] and "--free-episodes" in error["message"]
     assert not server.episodes.live and not server.episodes.dropped
@@ -141,7 +143,7 @@ def test_an_episode_dropped_at_the_cap_answers_episode_ended_until_the_harness_r
     open_episodes(server, "b", "c")
     ended = call(server, "a", "get_order", {"order_id": order})
     assert ended.is_error
-    error = ended.structured_content["error"]
+    error = refusal_of(payload_of(ended))
     assert error["code"] == "episode_ended"
     assert "limit of 2 live episodes" in error["message"] and "/harness/episodes/a/reset" in error["message"]
     assert [(item["episode"], item["reason"]) for item in server.episodes.report()["dropped"]] == [("a", "capacity")]
@@ -159,8 +161,8 @@ def test_an_idle_episode_is_dropped_after_the_timeout(retail_env: Environment, m
     clock[0] += 45
     assert not call(server, "busy").is_error
     ended = call(server, "quiet")
-    assert ended.structured_content["error"]["code"] == "episode_ended"
-    assert "idle for more than 60 s" in ended.structured_content["error"]["message"]
+    assert refusal_of(payload_of(ended))["code"] == "episode_ended"
+    assert "idle for more than 60 s" in refusal_of(payload_of(ended))["message"]
     assert list(server.episodes.live) == ["busy"]
 
 
@@ -169,15 +171,15 @@ def test_a_closed_episode_answers_episode_ended(retail_env: Environment) -> None
     open_episodes(server, "done")
     call(server, "done")
     server.episodes.close("done")
-    assert call(server, "done").structured_content["error"]["code"] == "episode_ended"
+    assert refusal_of(payload_of(call(server, "done")))["code"] == "episode_ended"
 
 
 @pytest.mark.parametrize("episode", ["x" * (EPISODE_ID_MAX + 1), "y" * 1_000_000, "two words", "tab\there"])
 def test_an_episode_id_too_long_or_with_odd_characters_is_refused(retail_env: Environment, episode: str) -> None:
     server = EnvServer(retail_env, free_episodes=True)
     result = call(server, episode)
-    assert result.structured_content["error"]["code"] == "invalid_episode"
-    assert len(str(result.structured_content)) < 500
+    assert refusal_of(payload_of(result))["code"] == "invalid_episode"
+    assert len(str(payload_of(result))) < 500
     assert not server.episodes.live
 
 

@@ -19,6 +19,7 @@ from mcp.types import RequestParamsMeta
 
 from envforge.runtime.environment import load_environment
 from envforge.runtime.errors import refusal_of
+from envforge.runtime.mcp_compat import payload_of
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
@@ -88,8 +89,8 @@ def check_session(outcome: dict[str, Any], package: Path) -> None:
     assert not outcome["write"].is_error, outcome["write"].structured_content
     refused = outcome["refused"]
     assert refused.is_error
-    assert refused.structured_content["error"]["code"] == "policy_violation"
-    assert refused.structured_content["error"]["policy"]
+    assert refusal_of(payload_of(refused))["code"] == "policy_violation"
+    assert refusal_of(payload_of(refused))["policy"]
     assert outcome["instructions"] == (package / "policy.md").read_text()
 
 

@@ -44,3 +44,4 @@ def test_a_mcp_1x_client_and_server_serve_the_environment(tmp_path: Path, retail
     assert seen["tools"] >= 25
     assert seen["write_error"] is False and seen["status_after_write"] == "cancelled"
     assert seen["refused_error"] is True and seen["refused"]["error"]["code"] == "policy_violation"
+    assert seen["refused_structured"] is None
