@@ -20,8 +20,8 @@ class BenchOptions:
     """Live sessions for the memory figure."""
     repeat: int = 300
     """Samples per timing."""
-    generation: bool = True
-    """Also time generating the package."""
+    generation: bool = False
+    """Also time generating the package (three cold builds: part of the full sweep, not of the default minute)."""
     base_url: str | None = None
     """Measure rollouts against this served model instead (see `model`)."""
     model: str | None = None

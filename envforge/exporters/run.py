@@ -32,6 +32,7 @@ from envforge.exporters.wheels import env_wheel, runtime_wheel
 from envforge.files import write_dir_atomic, write_file_atomic
 from envforge.ir.display import Display, Table
 from envforge.ir.manifest import MANIFEST
+from envforge.pipeline.progress import advance, step
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 
@@ -148,37 +149,42 @@ def export(
     runtime: WheelSpec | None = None
     wheels: list[WheelSpec] = []
     if "wheel" in formats:
-        runtime, data = runtime_wheel()
-        loose[f"wheels/{runtime.filename}"] = data
-        for package in packages:
-            spec, data = env_wheel(package, runtime.version)
-            loose[f"wheels/{spec.filename}"] = data
-            wheels.append(spec)
+        with step("wheel"):
+            runtime, data = runtime_wheel()
+            loose[f"wheels/{runtime.filename}"] = data
+            for package in packages:
+                spec, data = env_wheel(package, runtime.version)
+                loose[f"wheels/{spec.filename}"] = data
+                wheels.append(spec)
+                advance(len(wheels), len(packages), "wheels built")
     if "mcp" in formats:
         for package in packages:
             loose[f"mcp/{package.env.blueprint.domain}.json"] = render_mcp_config([package])
         if several:
             loose[f"mcp/{SUITE}.json"] = render_mcp_config(packages)
     if "sft" in formats:
-        extra = rollout_demonstrations(packages, rollouts or [])
-        per_env = {
-            package.env.blueprint.domain: [
-                (oracle_trajectory(package, task_id), splits[package.env_id][task_id]) for task_id in package.task_ids
-            ]
-            + [(demo, splits[package.env_id][demo.task.id]) for demo in extra[package.env_id]]
-            for package in packages
-        }
-        report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
-        for domain, trajectories in per_env.items():
-            folders[f"sft/{domain}"] = render_sft(trajectories)
-        if several:
-            folders[f"sft/{SUITE}"] = render_sft([item for items in per_env.values() for item in items])
+        with step("sft"):
+            extra = rollout_demonstrations(packages, rollouts or [])
+            per_env = {
+                package.env.blueprint.domain: [
+                    (oracle_trajectory(package, task_id), splits[package.env_id][task_id])
+                    for task_id in package.task_ids
+                ]
+                + [(demo, splits[package.env_id][demo.task.id]) for demo in extra[package.env_id]]
+                for package in packages
+            }
+            report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
+            for domain, trajectories in per_env.items():
+                folders[f"sft/{domain}"] = render_sft(trajectories)
+            if several:
+                folders[f"sft/{SUITE}"] = render_sft([item for items in per_env.values() for item in items])
     for name, render in (("verl", render_verl), ("trl", render_trl_dataset)):
         if name in formats:
-            for package in packages:
-                folders[f"{name}/{package.env.blueprint.domain}"] = render([package], splits)
-            if several:
-                folders[f"{name}/{SUITE}"] = render(packages, splits)
+            with step(name):
+                for package in packages:
+                    folders[f"{name}/{package.env.blueprint.domain}"] = render([package], splits)
+                if several:
+                    folders[f"{name}/{SUITE}"] = render(packages, splits)
 
     for folder, files in folders.items():
         write_dir_atomic(out / folder, files)

@@ -3,7 +3,6 @@ a suite's batch throughput under each executor against the first (`bench-suite`)
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Annotated, Any
 
 import typer
@@ -48,9 +47,11 @@ BENCH_OPTIONS: dict[str, Any] = {
 def bench(package: Package, options: BenchOptions, as_json: AsJson = False) -> None:
     """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
     from envforge.bench.modes import bench_package
-    from envforge.cli.output import print_outcome
+    from envforge.cli.output import print_outcome, step_lines
 
-    print_outcome(bench_package(package, options), as_json=as_json)
+    with step_lines():
+        report = bench_package(package, options)
+    print_outcome(report, as_json=as_json)
 
 
 def bench_suite(
@@ -82,7 +83,7 @@ def bench_suite(
         rows=rows,
         tasks=tasks,
         repeat=repeat,
-        progress=partial(batch_progress, enabled=not as_json),
+        progress=batch_progress(enabled=not as_json)[0],
     )
     print_outcome(report, as_json=as_json)
     report.check_agreement()
