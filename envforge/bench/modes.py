@@ -43,7 +43,8 @@ def bench_runtime(package: Path, options: BenchOptions) -> BenchReport:
     sizes = ", ".join(f"{size:,}" for size in row_counts)
     report.lines.append(
         f"sampled: {options.repeat} timings per row after {warmup_runs(options.repeat)} untimed; "
-        f"{options.scale_tasks} tasks synthesized and gated at {sizes} rows; {options.sessions:,} live sessions"
+        f"{options.scale_tasks} tasks synthesized and gated for synthesis and at {sizes} rows; "
+        f"{options.sessions:,} live sessions"
     )
     if options.generation:
         with step("generate"):

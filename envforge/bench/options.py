@@ -35,4 +35,4 @@ class BenchOptions:
     sizes: str = DEFAULT_SIZES
     """Total rows of the domains the verify and gate rows rebuild in memory, comma-separated."""
     scale_tasks: int = SCALE_TASKS
-    """Tasks synthesized and gated at each of `sizes`."""
+    """Tasks synthesized and gated for the synthesis row and at each of `sizes`."""

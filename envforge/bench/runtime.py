@@ -48,7 +48,8 @@ def run_bench(
     package: OpenedPackage, *, sessions: int, repeat: int, sizes: Sequence[int] = (), scale_tasks: int = SCALE_TASKS
 ) -> BenchReport:
     """Measure reset, READ and WRITE calls, an MCP call, RSS with `sessions` live sessions, verification
-    and task synthesis; then verify and the gate at each of `sizes` total rows (`scale_tasks` tasks each)."""
+    and task synthesis (of at most `scale_tasks` tasks); then verify and the gate at each of `sizes` total rows
+    (`scale_tasks` tasks each)."""
     env = load_environment(package)
     warmup = warmup_runs(repeat)
     with step("reset, read, write"):
@@ -62,6 +63,6 @@ def run_bench(
         verify = bench_verify(package, env, repeat=repeat, warmup=warmup)
         if verify is not None:
             rows.append(verify)
-        rows.append(bench_synthesis(env, count=manifest.tasks_requested, seed=manifest.seed))
+        rows.append(bench_synthesis(env, count=min(manifest.tasks_requested, scale_tasks), seed=manifest.seed))
     rows.extend(bench_at_scale(env.blueprint, list(sizes), seed=manifest.seed, repeat=repeat, tasks=scale_tasks))
     return BenchReport(env.env_id, str(package.path), repeat, sessions, rows)

@@ -168,16 +168,24 @@ def item_lines(step: str, total: int, unit: Callable[[T], str]) -> Iterator[Call
 class BatchLines:
     """A batch's lines: each blueprint as it starts and ends, then how many of them are done, and a heartbeat
     naming those running. Called with the number of blueprints it is the batch's `executors.Progress`;
-    `started` is what the batch calls as a blueprint starts."""
+    `started` is what the batch calls as a blueprint starts. The batch's own first line waits for its first
+    blueprint, so that a batch refused before any starts (a bad --address) prints only its error."""
 
     def __init__(self) -> None:
         self._lines = Lines()
+        self._total = 0
+        self._since: float | None = None
 
     def started(self, blueprint: Path) -> None:
+        if self._since is None:
+            self._since = time.monotonic()
+            self._lines.started("batch")
+            self._lines.advanced("batch", 0, self._total, "blueprints done", shown=False)
         self._lines.started(blueprint.stem)
 
     @contextmanager
     def __call__(self, total: int) -> Iterator[Callable[[BatchOutcome], None]]:
+        self._total, self._since = total, None
         done = 0
 
         def advance(outcome: BatchOutcome) -> None:
@@ -187,6 +195,11 @@ class BatchLines:
             self._lines.finished(Path(outcome.blueprint).stem, word, outcome.seconds, detail=f"{done}/{total} done")
             self._lines.advanced("batch", done, total, "blueprints done", shown=False)
 
-        with self._lines.heartbeat(), self._lines.step("batch"):
-            self._lines.advanced("batch", 0, total, "blueprints done", shown=False)
-            yield advance
+        outcome = "failed"
+        with self._lines.heartbeat():
+            try:
+                yield advance
+                outcome = "done"
+            finally:
+                if self._since is not None:
+                    self._lines.finished("batch", outcome, time.monotonic() - self._since)

@@ -114,7 +114,8 @@ def test_the_default_bench_prints_every_runtime_row_at_one_size_what_it_sampled_
     samples = [row.split("│")[-2].strip() for row in rows]
     assert (samples[0], samples[-1]) == ("300 / 300", "30 / 30")
     assert (
-        "sampled: 300 timings per row after 30 untimed; 30 tasks synthesized and gated at 1,000 rows; "
+        "sampled: 300 timings per row after 30 untimed; 30 tasks synthesized and gated for synthesis and at "
+        "1,000 rows; "
         "1,000 live sessions" in result.stdout
     )
     assert "the full sweep (minutes): --sizes 1000,10000,100000 --generate" in result.stdout

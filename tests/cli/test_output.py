@@ -110,7 +110,9 @@ def test_a_cell_title_or_line_that_looks_like_markup_prints_literally(capsys: py
         assert text in out
 
 
-def test_a_piped_table_keeps_every_long_id_whole_on_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_piped_table_keeps_every_long_id_whole_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     blueprint = "blueprints/a_veterinary_clinic_with_prescriptions_and_visits_and_owners.yaml"
     env_id = "envforge/a_veterinary_clinic_with_prescriptions_and_visits_and_owners-v12"
     made = BatchOutcome(blueprint, True, 2.5, env_id, f"{tmp_path}/out/{env_id}", "f" * 64, tasks=150)
