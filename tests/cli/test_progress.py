@@ -7,9 +7,11 @@ import json
 import re
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from envforge.cli.output import episode_progress
 from envforge.cli.progress import HEARTBEAT_VARIABLE, PREFIX, BatchLines, Lines, heartbeat_interval
 from envforge.errors import UserInputError
 from envforge.stages.registry import STAGES
@@ -129,3 +131,13 @@ def test_the_heartbeat_interval_defaults_to_ten_seconds(monkeypatch: pytest.Monk
     assert heartbeat_interval() == 10.0
     monkeypatch.setenv(HEARTBEAT_VARIABLE, "2.5")
     assert heartbeat_interval() == 2.5
+
+
+def test_episodes_off_a_terminal_are_one_step_whose_end_counts_the_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    with episode_progress(3) as advance:
+        assert advance is not None
+        for outcome in ("passed", "failed", "passed"):
+            advance(SimpleNamespace(outcome=outcome))  # type: ignore[arg-type]
+    lines = progress_lines(capsys.readouterr().err)
+    assert lines[0] == "episodes: started"
+    assert re.fullmatch(r"episodes: done in \d+\.\d s, 3/3 done, 2 passed", lines[-1]), lines
