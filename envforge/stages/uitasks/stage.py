@@ -90,6 +90,7 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason=error.reason, detail=error.detail))
                 except WordingError as error:
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason="unworded", detail=str(error)))
+    advance(total, total, "tasks tried in the apps")
     return UITasksArtifact(tasks=tasks, dropped=dropped)
 
 
