@@ -23,7 +23,9 @@ two files do):
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
   `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
-- `pipeline/`: the DAG machinery (typed `Stage`, `GenerateConfig`, the cached runner); knows no stage.
+- `pipeline/`: the DAG machinery (typed `Stage`, `GenerateConfig`, the cached runner); knows no stage. And
+  `pipeline/progress.py`: how long work (a stage, a check, a bench row) tells whoever watches the run which step
+  it is in and how many of its items are done.
 - `stages/<stage>/`: one folder per stage: `stage.py` declares it (its inputs as a `StageInputs` model
   whose fields are named for the stages that make them), `artifact.py` its output. A stage imports of
   another stage only its `artifact` module. `stages/registry.py` assembles the DAG; `stages/generate.py`
@@ -38,8 +40,8 @@ two files do):
 - `cli/`: `app.py` registers the commands, a module of `cli/commands/` per kind of work (blueprints, generating,
   packages, rollouts, serving, benchmarks), with the options several share in `options.py`. A command parses
   its options, calls a verb (or the one library function it stands for) and prints what comes back through
-  `output.py`, which draws any outcome's display (or its JSON) and every progress bar; what a result says is
-  the outcome's own. It is the only layer that prints, and holds no orchestration or validation.
+  `output.py`, which draws any outcome's display (or its JSON) and every progress bar, or off a terminal the
+  progress lines and heartbeat of `progress.py`; what a result says is the outcome's own. It is the only layer that prints, and holds no orchestration or validation.
 
 Where each part of an app screen lives: the `envforge.runtime.apps` docstring.
 
@@ -47,7 +49,8 @@ Ownership rules:
 
 - A generated package is written only through `envforge.package`.
 - Only `cli/` prints. Library code that takes long reports through the callbacks its caller hands in
-  (`on_stage`, an `executors.Progress`), which is how the command line draws its bars.
+  (`on_stage`, an `executors.Progress`, the watcher `pipeline.progress.watching` sets), which is how the
+  command line draws its bars and lines.
 - Ray is imported only by `executors` (`import_ray`, `ray_session`); code that runs work on Ray is handed the
   module by its caller.
 - The LLM review of `generate --from-description` is the `review` stage; the stage defines the

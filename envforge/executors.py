@@ -8,7 +8,8 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
@@ -95,27 +96,64 @@ def ray_session(address: str | None) -> Iterator[ModuleType]:
 
 
 def run_local(
-    function: Callable[..., Result], calls: Sequence[tuple[Any, ...]], *, workers: int
+    function: Callable[..., Result],
+    calls: Sequence[tuple[Any, ...]],
+    *,
+    workers: int,
+    on_start: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[int, Result | BaseException]]:
-    """(index of the call, its result or the exception it raised), in the order the calls finish."""
-    with ProcessPoolExecutor(
-        max_workers=max(1, min(workers, len(calls))), initializer=die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
-        futures: dict[Future[Result], int] = {pool.submit(function, *args): index for index, args in enumerate(calls)}
-        for future in as_completed(futures):
+    """(index of the call, its result or the exception it raised), in the order the calls finish.
+
+    A call is handed to the pool only when a worker is free for it, so `on_start(index)` is called as it starts.
+    """
+    width = max(1, min(workers, len(calls)))
+    with ProcessPoolExecutor(max_workers=width, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+        queued = iter(enumerate(calls))
+        running: dict[Future[Result], int] = {}
+
+        def submit_next() -> None:
+            entry = next(queued, None)
+            if entry is None:
+                return
+            index, args = entry
+            if on_start is not None:
+                on_start(index)
             try:
-                yield futures[future], future.result()
-            except Exception as exc:
-                yield futures[future], exc
+                future = pool.submit(function, *args)
+            except BrokenProcessPool as exc:  # a worker died (killed, out of memory): the pool takes no more calls
+                future = Future()
+                future.set_exception(exc)
+            running[future] = index
+
+        for _ in range(width):
+            submit_next()
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                index = running.pop(future)
+                try:
+                    yield index, future.result()
+                except Exception as exc:
+                    yield index, exc
+                submit_next()
 
 
 def run_ray(
-    function: Callable[..., Result], calls: Sequence[tuple[Any, ...]], *, address: str | None
+    function: Callable[..., Result],
+    calls: Sequence[tuple[Any, ...]],
+    *,
+    address: str | None,
+    on_start: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[int, Result | BaseException]]:
-    """Each call as a Ray task of one CPU on `ray_session(address)`'s Ray, yielded as it finishes like `run_local`."""
+    """Each call as a Ray task of one CPU on `ray_session(address)`'s Ray, yielded as it finishes like `run_local`;
+    `on_start(index)` as each is handed to Ray, whose scheduler starts it when a CPU is free."""
     with ray_session(address) as ray:
         remote = ray.remote(num_cpus=1)(function)
-        pending = {remote.remote(*args): index for index, args in enumerate(calls)}
+        pending = {}
+        for index, args in enumerate(calls):
+            if on_start is not None:
+                on_start(index)
+            pending[remote.remote(*args)] = index
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:

@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from envforge.bench.options import BenchOptions
-from envforge.bench.report import BenchReport
+from envforge.bench.report import BenchReport, warmup_runs
 from envforge.errors import UserInputError
 from envforge.ir.uitasks import AppKind
+from envforge.pipeline.progress import step
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
 
@@ -30,17 +31,27 @@ def bench_package(package: Path, options: BenchOptions) -> BenchReport:
 def bench_runtime(package: Path, options: BenchOptions) -> BenchReport:
     """Reset, tool calls, MCP calls, memory, verification and task synthesis, then verify and the gate at each of
     `sizes` (comma-separated total rows); with `generation`, generating the package too."""
-    from envforge.bench.generate import bench_generate
+    from envforge.bench.generate import GENERATE_RUNS, bench_generate
     from envforge.bench.runtime import run_bench
-    from envforge.bench.sizes import parse_sizes
+    from envforge.bench.sizes import FULL_SIZES, parse_sizes
 
     row_counts = parse_sizes(options.sizes)
     opened = open_package(package.resolve())
     report = run_bench(
         opened, sessions=options.sessions, repeat=options.repeat, sizes=row_counts, scale_tasks=options.scale_tasks
     )
+    sizes = ", ".join(f"{size:,}" for size in row_counts)
+    report.lines.append(
+        f"sampled: {options.repeat} timings per row after {warmup_runs(options.repeat)} untimed; "
+        f"{options.scale_tasks} tasks synthesized and gated for synthesis and at {sizes} rows; "
+        f"{options.sessions:,} live sessions"
+    )
     if options.generation:
-        report.rows.append(bench_generate(opened))
+        with step("generate"):
+            report.rows.append(bench_generate(opened))
+        report.lines.append(f"generation: {GENERATE_RUNS} cold builds, each followed by a cached rerun")
+    if not options.generation or len(row_counts) < len(parse_sizes(FULL_SIZES)):
+        report.lines.append(f"the full sweep (minutes): --sizes {FULL_SIZES} --generate")
     return report
 
 

@@ -20,8 +20,8 @@ class BenchOptions:
     """Live sessions for the memory figure."""
     repeat: int = 300
     """Samples per timing."""
-    generation: bool = True
-    """Also time generating the package."""
+    generation: bool = False
+    """Also time generating the package (three cold builds: part of the full sweep, not of the default minute)."""
     base_url: str | None = None
     """Measure rollouts against this served model instead (see `model`)."""
     model: str | None = None
@@ -35,4 +35,4 @@ class BenchOptions:
     sizes: str = DEFAULT_SIZES
     """Total rows of the domains the verify and gate rows rebuild in memory, comma-separated."""
     scale_tasks: int = SCALE_TASKS
-    """Tasks synthesized and gated at each of `sizes`."""
+    """Tasks synthesized and gated for the synthesis row and at each of `sizes`."""

@@ -84,7 +84,7 @@ class BenchRow:
         return None if self.goal is None else self.median <= self.goal
 
     def cells(self) -> tuple[str, ...]:
-        """measure, median, p95, baseline, baseline median, speed-up, goal, met."""
+        """measure, median, p95, baseline, baseline median, speed-up, goal, met, samples (ours / baseline's)."""
         met = "-" if self.met is None else ("yes" if self.met else "NO")
         return (
             self.measure,
@@ -95,6 +95,7 @@ class BenchRow:
             f"{self.ratio:,.1f}x",
             "-" if self.goal is None else f"<= {self.goal:g} {self.unit}",
             met,
+            f"{self.samples:,} / {self.baseline_samples:,}",
         )
 
     def _quantity(self, value: float) -> str:
@@ -129,6 +130,8 @@ class BenchReport:
     samples: int
     sessions: int
     rows: list[BenchRow] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    """What was sampled and what was left out, below the table (not in the JSON, whose rows say it)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -140,9 +143,9 @@ class BenchReport:
         }
 
     def display(self) -> Display:
-        columns = ("measure", "median", "p95", "baseline", "baseline median", "speed-up", "goal", "met")
-        title = f"envforge bench {self.env_id} ({self.samples} samples each)"
-        return Display(tables=[Table(title, columns, [row.cells() for row in self.rows])])
+        columns = ("measure", "median", "p95", "baseline", "baseline median", "speed-up", "goal", "met", "samples")
+        title = f"envforge bench {self.env_id}"
+        return Display(tables=[Table(title, columns, [row.cells() for row in self.rows])], lines=self.lines)
 
 
 def timed_row(

@@ -20,6 +20,7 @@ from envforge.bench.report import BenchReport, BenchRow, warmup_runs
 from envforge.bench.scaled import bench_at_scale
 from envforge.bench.sizes import SCALE_TASKS
 from envforge.bench.tasks import bench_synthesis, bench_verify
+from envforge.pipeline.progress import step
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import OpenedPackage
 
@@ -47,17 +48,21 @@ def run_bench(
     package: OpenedPackage, *, sessions: int, repeat: int, sizes: Sequence[int] = (), scale_tasks: int = SCALE_TASKS
 ) -> BenchReport:
     """Measure reset, READ and WRITE calls, an MCP call, RSS with `sessions` live sessions, verification
-    and task synthesis; then verify and the gate at each of `sizes` total rows (`scale_tasks` tasks each)."""
+    and task synthesis (of at most `scale_tasks` tasks); then verify and the gate at each of `sizes` total rows
+    (`scale_tasks` tasks each)."""
     env = load_environment(package)
     warmup = warmup_runs(repeat)
-    read, rows = bench_state(env, package.path, repeat=repeat, warmup=warmup)
-    episodes = anyio.run(stdio_episodes, package.path, read, STDIO_EPISODES)
-    rows.append(bench_mcp(env, read, episodes, repeat=repeat, warmup=warmup))
-    rows.append(bench_memory(env, read, sessions, episodes))
+    with step("reset, read, write"):
+        read, rows = bench_state(env, package.path, repeat=repeat, warmup=warmup)
+    with step("mcp, memory"):
+        episodes = anyio.run(stdio_episodes, package.path, read, STDIO_EPISODES)
+        rows.append(bench_mcp(env, read, episodes, repeat=repeat, warmup=warmup))
+        rows.append(bench_memory(env, read, sessions, episodes))
     manifest = package.manifest
-    verify = bench_verify(package, env, repeat=repeat, warmup=warmup)
-    if verify is not None:
-        rows.append(verify)
-    rows.append(bench_synthesis(env, count=manifest.tasks_requested, seed=manifest.seed))
+    with step("verify, synthesis"):
+        verify = bench_verify(package, env, repeat=repeat, warmup=warmup)
+        if verify is not None:
+            rows.append(verify)
+        rows.append(bench_synthesis(env, count=min(manifest.tasks_requested, scale_tasks), seed=manifest.seed))
     rows.extend(bench_at_scale(env.blueprint, list(sizes), seed=manifest.seed, repeat=repeat, tasks=scale_tasks))
     return BenchReport(env.env_id, str(package.path), repeat, sessions, rows)

@@ -8,7 +8,6 @@ verification diffs the whole initial and final states (`envforge.runtime.diff.di
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter_ns
 
@@ -19,6 +18,7 @@ from envforge.bench.tasks import VERIFY_GOAL_MS, golden_session
 from envforge.hashing import canonical_json
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import RowChange, RunHistory, TaskSpec, Transcript, Verdict
+from envforge.pipeline.progress import step
 from envforge.runtime.claims import Vocabulary, environment_vocabulary, golden_transcript
 from envforge.runtime.diff import diff_states
 from envforge.runtime.session import Session
@@ -184,22 +184,20 @@ def bench_at_scale(
     seed: int,
     repeat: int,
     tasks: int = SCALE_TASKS,
-    progress: Callable[[str], None] | None = None,
 ) -> list[BenchRow]:
     """A verify row and a gate row per size, each beside the previous approach measured in the same run."""
     rows: list[BenchRow] = []
     warmup = warmup_runs(repeat)
     for size in sizes:
-        domain = build_domain(blueprint, size, seed)
-        ours = synthesize_and_gate(domain, tasks, seed, Session, diffing=False)
-        baseline = synthesize_and_gate(domain, tasks, seed, ReloadingSession, diffing=True)
-        if [task.id for task in baseline.accepted] != [task.id for task in ours.accepted]:
-            raise RuntimeError(f"at {size:,} rows the baseline gate accepted other tasks than ours")
-        writes = [task for task in ours.accepted if task.kind != "read"]
-        if writes:
-            task = max(writes, key=lambda task: (len(task.verifier.expected_changes), task.id))
-            rows.append(bench_verify_at(domain, task, repeat=repeat, warmup=warmup))
-        rows.append(_gate_row(domain, ours, baseline))
-        if progress is not None:
-            progress(f"{size:,} rows measured")
+        with step(f"verify, gate @{size:,} rows"):
+            domain = build_domain(blueprint, size, seed)
+            ours = synthesize_and_gate(domain, tasks, seed, Session, diffing=False)
+            baseline = synthesize_and_gate(domain, tasks, seed, ReloadingSession, diffing=True)
+            if [task.id for task in baseline.accepted] != [task.id for task in ours.accepted]:
+                raise RuntimeError(f"at {size:,} rows the baseline gate accepted other tasks than ours")
+            writes = [task for task in ours.accepted if task.kind != "read"]
+            if writes:
+                task = max(writes, key=lambda task: (len(task.verifier.expected_changes), task.id))
+                rows.append(bench_verify_at(domain, task, repeat=repeat, warmup=warmup))
+            rows.append(_gate_row(domain, ours, baseline))
     return rows

@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -19,7 +20,11 @@ from rich.table import Column
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from envforge.cli.progress import BatchLines, Lines, item_lines
+from envforge.pipeline.progress import watching
+
 if TYPE_CHECKING:
+    from envforge import executors
     from envforge.ir.display import Outcome, Table
     from envforge.pipeline.runner import StageResult
     from envforge.rollouts.trajectory import Trajectory
@@ -31,6 +36,8 @@ stdout = Console()
 STYLES = {"ok": "green", "FAILED": "bold red", "skipped": "yellow"}
 """The colour of a table cell that is a result word (a check's, a blueprint's in a batch)."""
 T = TypeVar("T")
+UNBOUNDED = 1_000_000
+"""A width no table reaches: what a table is measured against when nothing fits it to a screen."""
 
 
 @contextmanager
@@ -52,15 +59,43 @@ def _bar(
         yield advance
 
 
-def stage_progress(*, enabled: bool) -> AbstractContextManager[Callable[[StageResult], None] | None]:
-    """A progress bar over the pipeline's stages (on stderr, so stdout stays clean)."""
+@contextmanager
+def step_lines() -> Iterator[None]:
+    """Off a terminal, a line on stderr as each step inside the block starts and ends, its items now and then,
+    and a heartbeat (`envforge.cli.progress`); on a terminal, nothing."""
+    if console.is_terminal:
+        yield
+        return
+    lines = Lines()
+    with watching(lines), lines.heartbeat():
+        yield
+
+
+@contextmanager
+def stage_progress(*, enabled: bool) -> Iterator[Callable[[StageResult], None] | None]:
+    """Progress over the pipeline's stages on stderr (stdout stays clean): a bar on a terminal (`enabled`: not
+    under --json), lines otherwise."""
     from envforge.stages.registry import STAGES
 
-    return _bar("generating", len(STAGES), lambda result: f"{result.stage} {result.status}", enabled=enabled)
+    with step_lines(), _bar("generating", len(STAGES), _stage_done, enabled=enabled) as on_stage:
+        yield on_stage
 
 
-def batch_progress(total: int, *, enabled: bool) -> AbstractContextManager[Callable[[BatchOutcome], None] | None]:
-    """A bar over a batch's blueprints that names each as it finishes, and counts the failures."""
+def _stage_done(result: StageResult) -> str:
+    return f"{result.stage} {result.status}"
+
+
+def batch_progress(*, enabled: bool) -> tuple[executors.Progress[BatchOutcome], Callable[[Path], None] | None]:
+    """What a batch reports through: on a terminal a bar over the blueprints that names each as it finishes and
+    counts the failures (`enabled`: not under --json); otherwise lines, each blueprint's start among them (the
+    second value, for `batch_suite`'s `on_start`)."""
+    if not console.is_terminal:
+        lines = BatchLines()
+        return lines, lines.started
+    return partial(_batch_bar, enabled=enabled), None
+
+
+def _batch_bar(total: int, *, enabled: bool) -> AbstractContextManager[Callable[[BatchOutcome], None] | None]:
     failed = 0
 
     def describe(outcome: BatchOutcome) -> str:
@@ -75,15 +110,17 @@ def batch_progress(total: int, *, enabled: bool) -> AbstractContextManager[Calla
 def _passing_progress(
     label: str, total: int, passed: Callable[[T], bool]
 ) -> AbstractContextManager[Callable[[T], None] | None]:
-    """A bar with the pass count so far."""
+    """A bar, or off a terminal lines, with the pass count so far."""
     count = 0
 
-    def describe(item: T) -> str:
+    def tally(item: T) -> str:
         nonlocal count
         count += passed(item)
-        return f"{label} ({count} passed)"
+        return f"{count} passed"
 
-    return _bar(label, total, describe)
+    if not console.is_terminal:
+        return item_lines(label, total, lambda item: f"done, {tally(item)}")
+    return _bar(label, total, lambda item: f"{label} ({tally(item)})")
 
 
 def episode_progress(total: int) -> AbstractContextManager[Callable[[Trajectory], None] | None]:
@@ -103,13 +140,24 @@ def print_outcome(outcome: Outcome, *, as_json: bool) -> None:
         if shown.heading:
             stdout.print(Text(shown.heading, style="bold"), soft_wrap=True)
         for table in shown.tables:
-            stdout.print(_table(table))
+            _print_table(_table(table))
         for line in shown.lines:
             stdout.print(Text(line), soft_wrap=True)
     for warning in shown.warnings:
         print(f"envforge: warning: {warning}", file=sys.stderr)
     for alarm in shown.alarms:
         console.print(Text(alarm, style="bold red"), soft_wrap=True)
+
+
+def _print_table(table: RichTable) -> None:
+    """On a terminal, fitted to its width (long cells fold); otherwise (a file, a pipe) at the table's own width,
+    every cell whole on one line, for a reader or a program that splits the columns."""
+    if stdout.is_terminal:
+        stdout.print(table)
+        return
+    # Console.print caps its width at the console's (80 off a terminal), so a console as wide as the table draws it.
+    width = stdout.measure(table, options=stdout.options.update_width(UNBOUNDED)).maximum
+    Console(width=width).print(table)
 
 
 def _table(table: Table) -> RichTable:

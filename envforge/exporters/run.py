@@ -37,6 +37,7 @@ from envforge.exporters.wheels import env_wheel, runtime_wheel
 from envforge.files import write_dir_atomic, write_file_atomic
 from envforge.ir.display import Display, Table
 from envforge.ir.manifest import MANIFEST
+from envforge.pipeline.progress import advance, step
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 
@@ -160,42 +161,47 @@ def export(
     runtime: WheelSpec | None = None
     wheels: list[WheelSpec] = []
     if "wheel" in formats:
-        runtime, data = runtime_wheel()
-        loose[f"wheels/{runtime.filename}"] = data
-        for package in packages:
-            spec, data = env_wheel(package, runtime.version)
-            loose[f"wheels/{spec.filename}"] = data
-            wheels.append(spec)
+        with step("wheel"):
+            runtime, data = runtime_wheel()
+            loose[f"wheels/{runtime.filename}"] = data
+            for package in packages:
+                spec, data = env_wheel(package, runtime.version)
+                loose[f"wheels/{spec.filename}"] = data
+                wheels.append(spec)
+                advance(len(wheels), len(packages), "wheels built")
     if "mcp" in formats:
         for package in packages:
             loose[f"mcp/{package.env.blueprint.domain}.json"] = render_mcp_config([package])
         if several:
             loose[f"mcp/{SUITE}.json"] = render_mcp_config(packages)
     if "sft" in formats:
-        extra = rollout_demonstrations(packages, rollouts or [])
-        per_env = {
-            package.env.blueprint.domain: [
-                (oracle_trajectory(package, task_id), splits[package.env_id][task_id]) for task_id in package.task_ids
-            ]
-            + [(demo, splits[package.env_id][demo.task.id]) for demo in extra[package.env_id]]
-            for package in packages
-        }
-        report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
-        for package in packages:
-            files = render_sft(per_env[package.env.blueprint.domain])
-            folders[f"sft/{package.env.blueprint.domain}"] = _carded("sft", [package], splits, files)
-        if several:
-            files = render_sft([item for items in per_env.values() for item in items])
-            folders[f"sft/{SUITE}"] = _carded("sft", packages, splits, files)
+        with step("sft"):
+            extra = rollout_demonstrations(packages, rollouts or [])
+            per_env = {
+                package.env.blueprint.domain: [
+                    (oracle_trajectory(package, task_id), splits[package.env_id][task_id])
+                    for task_id in package.task_ids
+                ]
+                + [(demo, splits[package.env_id][demo.task.id]) for demo in extra[package.env_id]]
+                for package in packages
+            }
+            report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
+            for package in packages:
+                files = render_sft(per_env[package.env.blueprint.domain])
+                folders[f"sft/{package.env.blueprint.domain}"] = _carded("sft", [package], splits, files)
+            if several:
+                files = render_sft([item for items in per_env.values() for item in items])
+                folders[f"sft/{SUITE}"] = _carded("sft", packages, splits, files)
     renders: tuple[tuple[Kind, Callable[[list[EnvPackage], dict[str, dict[str, Split]]], dict[str, bytes]]], ...]
     renders = (("verl", render_verl), ("trl", render_trl_dataset))
     for kind, render in renders:
         if kind in formats:
-            for package in packages:
-                files = render([package], splits)
-                folders[f"{kind}/{package.env.blueprint.domain}"] = _carded(kind, [package], splits, files)
-            if several:
-                folders[f"{kind}/{SUITE}"] = _carded(kind, packages, splits, render(packages, splits))
+            with step(kind):
+                for package in packages:
+                    files = render([package], splits)
+                    folders[f"{kind}/{package.env.blueprint.domain}"] = _carded(kind, [package], splits, files)
+                if several:
+                    folders[f"{kind}/{SUITE}"] = _carded(kind, packages, splits, render(packages, splits))
 
     for folder, files in folders.items():
         write_dir_atomic(out / folder, files)

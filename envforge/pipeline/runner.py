@@ -15,6 +15,7 @@ from envforge.files import clean_leftovers
 from envforge.hashing import hash_bytes, hash_json
 from envforge.pipeline.artifacts import Artifact
 from envforge.pipeline.dag import AnyStage, GenerateConfig
+from envforge.pipeline.progress import step
 from envforge.pipeline.store import ArtifactRecord, files_hash, load_stage, save_stage
 from envforge.version import __version__
 
@@ -75,25 +76,26 @@ def run_stages(
     results: list[StageResult] = []
     for stage in stages:
         started = time.perf_counter()
-        key = cache_key(stage, config, [hashes[name] for name in stage.input_names])
-        folder = run_dir / stage.name
-        cached = None if force or stage.name in rebuild else load_stage(folder, key)
-        if cached is not None:
-            record, files = cached
-            status = "cached"
-        else:
-            files = stage.run(artifacts, config).to_files()
-            record = ArtifactRecord(
-                stage=stage.name,
-                stage_version=stage.version,
-                cache_key=key,
-                content_hash=files_hash(files),
-                files={name: hash_bytes(data) for name, data in files.items()},
-            )
-            save_stage(folder, record, files)
-            status = "built"
-        # Downstream stages always get the stored form, as a resumed run would read it back.
-        artifacts[stage.name] = stage.output.from_files(files)
+        with step(stage.name) as current:
+            key = cache_key(stage, config, [hashes[name] for name in stage.input_names])
+            folder = run_dir / stage.name
+            cached = None if force or stage.name in rebuild else load_stage(folder, key)
+            if cached is not None:
+                record, files = cached
+                status = current.outcome = "cached"
+            else:
+                files = stage.run(artifacts, config).to_files()
+                record = ArtifactRecord(
+                    stage=stage.name,
+                    stage_version=stage.version,
+                    cache_key=key,
+                    content_hash=files_hash(files),
+                    files={name: hash_bytes(data) for name, data in files.items()},
+                )
+                save_stage(folder, record, files)
+                status = "built"
+            # Downstream stages always get the stored form, as a resumed run would read it back.
+            artifacts[stage.name] = stage.output.from_files(files)
         hashes[stage.name] = record.content_hash
         outcome = StageResult(stage.name, status, record.content_hash, time.perf_counter() - started)
         logger.info("stage %s %s in %.2fs", stage.name, status, outcome.seconds)

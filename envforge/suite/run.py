@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from envforge.errors import EnvforgeError, UserInputError
@@ -50,18 +50,24 @@ def generate_one(path: Path, out: Path, seed: int, rows: int, tasks: int, max_ro
 
 
 def run_batch(
-    paths: list[Path], out: Path, settings: BatchSettings, progress: Progress[BatchOutcome] | None = None
+    paths: list[Path],
+    out: Path,
+    settings: BatchSettings,
+    progress: Progress[BatchOutcome] | None = None,
+    on_start: Callable[[Path], None] | None = None,
 ) -> list[BatchOutcome]:
-    """Outcomes in the order of `paths`. Rerunning resumes: finished stages come from the cache."""
+    """Outcomes in the order of `paths`, `on_start(path)` as each blueprint starts. Rerunning resumes: finished
+    stages come from the cache."""
     if settings.address is not None:
         # Workers on other machines have working directories of their own, so they get absolute paths; abspath,
         # not resolve, because a shared file system may be mounted through links that differ between nodes.
         paths, out = [Path(os.path.abspath(path)) for path in paths], Path(os.path.abspath(out))
     calls = [(path, out, settings.seed, settings.rows, settings.tasks, settings.max_rows) for path in paths]
+    starting = None if on_start is None else (lambda index: on_start(paths[index]))
     finished = (
-        run_ray(generate_one, calls, address=settings.address)
+        run_ray(generate_one, calls, address=settings.address, on_start=starting)
         if settings.executor == "ray"
-        else run_local(generate_one, calls, workers=settings.workers)
+        else run_local(generate_one, calls, workers=settings.workers, on_start=starting)
     )
     outcomes: dict[int, BatchOutcome] = {}
     with (progress or no_progress)(len(paths)) as advance:
@@ -77,13 +83,17 @@ def run_batch(
 
 
 def run_suite(
-    paths: list[Path], out: Path, settings: BatchSettings, progress: Progress[BatchOutcome] | None = None
+    paths: list[Path],
+    out: Path,
+    settings: BatchSettings,
+    progress: Progress[BatchOutcome] | None = None,
+    on_start: Callable[[Path], None] | None = None,
 ) -> SuiteReport:
     """`run_batch`, then its report saved as `out/suite.json`: a reader sees the last finished batch's report
     whole, never a partial one, and a killed batch leaves the one before it."""
     clean_leftovers(out, SUITE_JSON)
     started = time.perf_counter()
-    outcomes = run_batch(paths, out, settings, progress)
+    outcomes = run_batch(paths, out, settings, progress, on_start)
     report = SuiteReport(
         outcomes,
         out,
@@ -99,12 +109,16 @@ def run_suite(
 
 
 def batch_suite(
-    blueprints: Sequence[str], out: Path, settings: BatchSettings, progress: Progress[BatchOutcome] | None = None
+    blueprints: Sequence[str],
+    out: Path,
+    settings: BatchSettings,
+    progress: Progress[BatchOutcome] | None = None,
+    on_start: Callable[[Path], None] | None = None,
 ) -> SuiteReport:
     """The packages of blueprint files, shipped names, folders and list files (`@suite.txt`), each named once
-    (`envforge batch`), into `out` with its suite.json."""
+    (`envforge batch`), into `out` with its suite.json; `on_start(path)` as each blueprint starts."""
     if settings.executor == "ray":
         import_ray()
     entries = resolve_suite(list(blueprints))
     check_distinct(entries, out)
-    return run_suite([entry.path for entry in entries], out, settings, progress)
+    return run_suite([entry.path for entry in entries], out, settings, progress, on_start)

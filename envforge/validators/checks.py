@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import partial
 
 from envforge.ir.manifest import MANIFEST
+from envforge.pipeline.progress import step
 from envforge.runtime.opened_package import OpenedPackage
 from envforge.validators.app_reachability import check_app_reachability
 from envforge.validators.determinism import check_oracle_determinism, check_reset_determinism
@@ -49,6 +50,14 @@ def _integrity(package: OpenedPackage) -> str:
 
 
 def _timed(family: str, name: str, run: Callable[[], str]) -> CheckResult:
+    """The check `name` as a progress step whose outcome is its status."""
+    with step(name) as current:
+        result = _result(family, name, run)
+        current.outcome = result.status
+    return result
+
+
+def _result(family: str, name: str, run: Callable[[], str]) -> CheckResult:
     started = time.perf_counter()
     try:
         message = run()

@@ -17,7 +17,7 @@ from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.stages.generate import run_pipeline
-from tests.conftest import BLUEPRINTS, slow_domains
+from tests.conftest import BLUEPRINTS, envforge_cli, slow_domains
 
 VET_CLINIC = Path(__file__).with_name("vet_clinic.yaml")
 DOMAINS = [path.stem for path in BLUEPRINTS]
@@ -98,6 +98,28 @@ def test_bench_of_the_vet_domain_reports_every_measure(vet_package: Path) -> Non
     assert rows["write"].measure in ("WRITE refill_prescription", "WRITE cancel_visit")
     for row in report.rows:
         assert row.median > 0 and row.baseline_median > 0, row.key
+
+
+def test_the_default_bench_prints_every_runtime_row_at_one_size_what_it_sampled_and_how_to_sweep(
+    vet_package: Path,
+) -> None:
+    result = envforge_cli("bench", str(vet_package), timeout=300)
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    measures = [line.split("│")[1].strip() for line in rows]
+    assert [measure.split(" ")[0] for measure in measures] == [
+        *["session", "READ", "WRITE", "MCP", "RSS", "verify", "synthesize", "verify", "synthesize"]
+    ]
+    assert measures[-2:] == ["verify @1,000 rows", "synthesize + gate @1,000 rows, per task"]
+    samples = [row.split("│")[-2].strip() for row in rows]
+    assert (samples[0], samples[-1]) == ("300 / 300", "30 / 30")
+    assert (
+        "sampled: 300 timings per row after 30 untimed; 30 tasks synthesized and gated for synthesis and at "
+        "1,000 rows; "
+        "1,000 live sessions" in result.stdout
+    )
+    assert "the full sweep (minutes): --sizes 1000,10000,100000 --generate" in result.stdout
+    assert "[envforge] verify, gate @1,000 rows: done in " in result.stderr
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -15,7 +15,7 @@ from envforge.bench.baselines import NaiveDatabase
 from envforge.bench.calls import capture_statements, find_read_probe, find_write_probe, sample_value
 from envforge.bench.episodes import MB
 from envforge.bench.report import BenchReport, BenchRow, summarize
-from envforge.bench.runtime import run_bench
+from envforge.bench.runtime import STDIO_EPISODES, run_bench
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import open_package
@@ -66,17 +66,17 @@ def test_report_has_every_measure_with_positive_figures(report: BenchReport, env
         assert row.p95 >= row.median
 
 
-def test_cells_are_eight_strings_matching_the_figures(report: BenchReport) -> None:
+def test_cells_are_nine_strings_matching_the_figures(report: BenchReport) -> None:
     for row in report.rows:
         cells = row.cells()
-        assert len(cells) == 8
+        assert len(cells) == 9
         assert all(isinstance(cell, str) and cell for cell in cells)
         assert cells[0] == row.measure
         assert cells[5] == f"{row.ratio:,.1f}x"
     reset = _rows(report)["reset"].cells()
     assert reset[6] == "<= 1 ms"
     assert reset[7] in ("yes", "NO")
-    assert _rows(report)["mcp"].cells()[6:] == ("-", "-")
+    assert _rows(report)["mcp"].cells()[6:] == ("-", "-", f"{REPEAT} / {STDIO_EPISODES}")
 
 
 def test_as_dict_round_trips_through_json(report: BenchReport) -> None:

@@ -108,3 +108,16 @@ def test_a_cell_title_or_line_that_looks_like_markup_prints_literally(capsys: py
     out = capsys.readouterr().out
     for text in ("[/x] heading", "[red]title", "[b]a", "[type=string]", "a [/x] b", "[bold]no[/bold]", "[/x] below"):
         assert text in out
+
+
+def test_a_piped_table_keeps_every_long_id_whole_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blueprint = "blueprints/a_veterinary_clinic_with_prescriptions_and_visits_and_owners.yaml"
+    env_id = "envforge/a_veterinary_clinic_with_prescriptions_and_visits_and_owners-v12"
+    made = BatchOutcome(blueprint, True, 2.5, env_id, f"{tmp_path}/out/{env_id}", "f" * 64, tasks=150)
+    print_outcome(SuiteReport([made], tmp_path, "local", 2, 0, 1000, 150, 10.0), as_json=False)
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if blueprint in line)
+    assert env_id in row and f"{tmp_path}/out/{env_id}" in row and "…" not in out
+    assert len(row) > 200

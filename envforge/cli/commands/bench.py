@@ -3,7 +3,6 @@ a suite's batch throughput under each executor against the first (`bench-suite`)
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Annotated, Any
 
 import typer
@@ -16,7 +15,9 @@ BENCH_OPTIONS: dict[str, Any] = {
         int, typer.Option("--sessions", min=1, max=100_000, help="Live sessions for the memory figure.")
     ],
     "repeat": Annotated[int, typer.Option("--repeat", min=5, max=100_000, help="Samples per timing.")],
-    "generation": Annotated[bool, typer.Option("--generate/--no-generate", help="Also time generating the package.")],
+    "generation": Annotated[
+        bool, typer.Option("--generate/--no-generate", help="Also time generating the package (3 cold builds).")
+    ],
     "base_url": Annotated[
         str | None, typer.Option("--base-url", help="Measure rollouts against this served model instead (see --model).")
     ],
@@ -34,11 +35,16 @@ BENCH_OPTIONS: dict[str, Any] = {
     "sizes": Annotated[
         str,
         typer.Option(
-            "--sizes", help="Total rows of the domains the verify and gate rows rebuild in memory, comma-separated."
+            "--sizes",
+            help="Total rows of the domains the verify and gate rows rebuild in memory, comma-separated "
+            "(the full sweep: 1000,10000,100000).",
         ),
     ],
     "scale_tasks": Annotated[
-        int, typer.Option("--scale-tasks", min=1, max=1000, help="Tasks synthesized and gated at each of --sizes.")
+        int,
+        typer.Option(
+            "--scale-tasks", min=1, max=1000, help="Tasks synthesized and gated for synthesis and at each of --sizes."
+        ),
     ],
 }
 """The option of each field of `BenchOptions`."""
@@ -46,11 +52,13 @@ BENCH_OPTIONS: dict[str, Any] = {
 
 @with_options(BenchOptions, BENCH_OPTIONS)
 def bench(package: Package, options: BenchOptions, as_json: AsJson = False) -> None:
-    """Measure generation, task synthesis, verification, reset, tool calls, MCP calls and memory, each against a naive baseline in the same run; with --base-url, rollout overhead and throughput instead."""
+    """Measure reset, tool calls, MCP calls, memory, verification and task synthesis, each against a naive baseline in the same run, in under a minute; the full sweep (minutes) adds --sizes 1000,10000,100000 --generate. With --base-url, rollout overhead and throughput instead."""
     from envforge.bench.modes import bench_package
-    from envforge.cli.output import print_outcome
+    from envforge.cli.output import print_outcome, step_lines
 
-    print_outcome(bench_package(package, options), as_json=as_json)
+    with step_lines():
+        report = bench_package(package, options)
+    print_outcome(report, as_json=as_json)
 
 
 def bench_suite(
@@ -82,7 +90,7 @@ def bench_suite(
         rows=rows,
         tasks=tasks,
         repeat=repeat,
-        progress=partial(batch_progress, enabled=not as_json),
+        progress=batch_progress(enabled=not as_json)[0],
     )
     print_outcome(report, as_json=as_json)
     report.check_agreement()

@@ -3,7 +3,6 @@ or on Ray (`batch`), one from 2-3 blueprints with the same person in each (`fuse
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -161,7 +160,8 @@ def batch(
     from envforge.cli.output import batch_progress, print_outcome
     from envforge.suite.run import batch_suite
 
-    report = batch_suite(blueprints, out, settings, partial(batch_progress, enabled=not as_json))
+    progress, on_start = batch_progress(enabled=not as_json)
+    report = batch_suite(blueprints, out, settings, progress, on_start)
     print_outcome(report, as_json=as_json)
     if report.exit_code:
         raise typer.Exit(report.exit_code)

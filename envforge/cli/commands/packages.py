@@ -47,9 +47,10 @@ def check(
 ) -> None:
     """Run the conformance suite on a package (integrity, tool tests, verifier gates, determinism, MCP); exit 1 on any failure."""
     import envforge
-    from envforge.cli.output import print_outcome
+    from envforge.cli.output import print_outcome, step_lines
 
-    report = envforge.check(package, sample=sample, junit=junit)
+    with step_lines():
+        report = envforge.check(package, sample=sample, junit=junit)
     print_outcome(report, as_json=as_json)
     if not report.passed:
         raise typer.Exit(1)
@@ -115,8 +116,8 @@ def export(
 ) -> None:
     """Export packages as installable Gymnasium wheels and datasets for verl, TRL and SFT (one combined dataset for a suite)."""
     import envforge
-    from envforge.cli.output import print_outcome
+    from envforge.cli.output import print_outcome, step_lines
 
-    print_outcome(
-        envforge.export(packages, out, formats, test_fraction=test_fraction, rollouts=rollouts), as_json=as_json
-    )
+    with step_lines():
+        exported = envforge.export(packages, out, formats, test_fraction=test_fraction, rollouts=rollouts)
+    print_outcome(exported, as_json=as_json)

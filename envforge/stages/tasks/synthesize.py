@@ -16,6 +16,7 @@ from envforge.ir.blueprint import Blueprint
 from envforge.ir.ontology import Ontology
 from envforge.ir.tasks import TaskSpec
 from envforge.ir.toolspec import ToolGraph
+from envforge.pipeline.progress import advance
 from envforge.runtime.session import Session
 from envforge.stages.tasks.context import SynthesisContext
 from envforge.stages.tasks.drafts import Draft
@@ -52,8 +53,9 @@ def synthesize_tasks(
     context = SynthesisContext(blueprint, ontology, graph, template, admitted, seed, session_type)
     quota = quotas(count)
     drafted: dict[DraftKind, list[Draft]] = {}
-    for kind in KINDS:
+    for index, kind in enumerate(KINDS, 1):
         drafted[kind] = finished(kind.draft(context, drafted, quota[kind.share] * 2), balanced=kind.balanced)
+        advance(index, len(KINDS), "kinds of task drafted")
     pools = pools_of(KINDS, drafted)
     chosen = pick(pools, count, context.crosses if blueprint.composed_of else None)
     tasks: list[TaskSpec] = []
@@ -64,6 +66,7 @@ def synthesize_tasks(
         task = build_task(context, draft, f"{blueprint.domain}-{len(tasks) + 1:04d}")
         if is_sound(context, task):
             tasks.append(task)
+            advance(len(tasks), count, "tasks built")
         else:
             unsound.update({call.name for call in task.oracle})
     found: dict[str, int] = {share: len(pool) for share, pool in pools.items()}

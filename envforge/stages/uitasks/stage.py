@@ -12,6 +12,7 @@ from envforge.ir.tasks import RunHistory, TaskSpec, Transcript
 from envforge.ir.uitasks import AppKind, UIDrop, UITask
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
+from envforge.pipeline.progress import advance
 from envforge.runtime.apps.server import AppSite, app_templates, asset_loader
 from envforge.runtime.claims import environment_vocabulary
 from envforge.runtime.environment import Environment
@@ -60,10 +61,12 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     plurals = {entity.name: humanize(entity.plural or entity.name + "s") for entity in blueprint.entities}
     tasks: list[UITask] = []
     dropped: list[UIDrop] = []
+    total = len(APP_KINDS) * len(verifiers.accepted)
     for kind in APP_KINDS:
         site = AppSite(env, apps.spec, app_templates(asset_loader(apps.assets, kind)), None)
         with TestClient(site.app()) as client:
             for task in verifiers.accepted:
+                advance(len(tasks) + len(dropped), total, "tasks tried in the apps")
                 if task.forbidden:
                     # The right run refuses part of the request by a rule only policy.md states; a screen task
                     # has no policy to read, so it would only teach doing what is asked. A request a policy
@@ -87,6 +90,7 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason=error.reason, detail=error.detail))
                 except WordingError as error:
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason="unworded", detail=str(error)))
+    advance(total, total, "tasks tried in the apps")
     return UITasksArtifact(tasks=tasks, dropped=dropped)
 
 

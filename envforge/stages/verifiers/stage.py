@@ -6,6 +6,7 @@ from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.verification import GateResult
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
+from envforge.pipeline.progress import advance
 from envforge.runtime.environment import Environment
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_verifier
@@ -54,6 +55,7 @@ def build(inputs: VerifierInputs, config: GenerateConfig) -> VerifierArtifact:
         if result.accepted:
             accepted.append(task)
             sources[task.id] = source
+        advance(len(accepted), candidates.requested, f"accepted ({len(results)} gated)")
     return VerifierArtifact(accepted=accepted, sources=sources, results=results)
 
 
