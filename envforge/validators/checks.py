@@ -38,6 +38,11 @@ CHECKS: tuple[tuple[str, str, Check], ...] = (
 )
 """(family, name, check) of the checks that need the package loaded, in the order they run."""
 
+INTEGRITY = ("integrity", "package_integrity")
+LOADS = ("integrity", "package_loads")
+CHECK_NAMES: tuple[tuple[str, str], ...] = (INTEGRITY, LOADS, *((family, name) for family, name, _ in CHECKS))
+"""(family, name) of every result `run_checks` reports, in its order: what the pytest face of the suite collects."""
+
 
 def _integrity(package: OpenedPackage) -> str:
     problems = check_package_integrity(package)
@@ -74,7 +79,7 @@ def _result(family: str, name: str, run: Callable[[], str]) -> CheckResult:
 def run_checks(package: OpenedPackage, *, sample: int | None = None) -> list[CheckResult]:
     """Every check on `package` (opened by `open_for_check`), in order; `sample` gates and replays only that
     many tasks (an even spread). Any problem is a failed check."""
-    results = [_timed("integrity", "package_integrity", lambda: _integrity(package))]
+    results = [_timed(*INTEGRITY, lambda: _integrity(package))]
     loaded: LoadedPackage | None = None
 
     def load() -> str:
@@ -83,7 +88,7 @@ def run_checks(package: OpenedPackage, *, sample: int | None = None) -> list[Che
         counts = f"{len(loaded.env.tools)} tools, {len(loaded.tasks)} tasks"
         return f"{loaded.env.env_id} loads: {counts}; state.sqlite passes SQLite's integrity_check"
 
-    results.append(_timed("integrity", "package_loads", load))
+    results.append(_timed(*LOADS, load))
     for family, name, check in CHECKS:
         if loaded is None:
             results.append(CheckResult(family, name, "skipped", "not run: the package does not load", 0.0))

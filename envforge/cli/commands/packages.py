@@ -37,6 +37,14 @@ def run_task_command(
         raise typer.Exit(1)
 
 
+def _print_pytest_suite(wanted: bool) -> None:
+    if wanted:
+        from envforge.validators.pytest_suite import PYTEST_SUITE
+
+        print(PYTEST_SUITE)
+        raise typer.Exit()
+
+
 def check(
     package: Package,
     junit: Annotated[Path | None, typer.Option("--junit", help="Also write the results as JUnit XML here.")] = None,
@@ -44,6 +52,15 @@ def check(
         int | None, typer.Option("--sample", min=1, help="Gate and replay only this many tasks (an even spread).")
     ] = None,
     as_json: AsJson = False,
+    pytest_path: Annotated[
+        bool,
+        typer.Option(
+            "--pytest-path",
+            is_eager=True,
+            callback=_print_pytest_suite,
+            help="Print the folder of this suite as pytest files and exit: `pytest FOLDER --package PATH`.",
+        ),
+    ] = False,
 ) -> None:
     """Run the conformance suite on a package (integrity, tool tests, verifier gates, determinism, MCP); exit 1 on any failure."""
     import envforge
