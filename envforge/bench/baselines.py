@@ -113,7 +113,7 @@ def bench_write(
             repeat=repeat,
             warmup=warmup,
             before=session.reset,
-            check=lambda outcome: _expect(probe, outcome),
+            check=lambda outcome: expect_outcome(probe, outcome),
         )
     naive = NaiveDatabase(template, database)
     baseline = time_calls(lambda: naive.replay(probe.statements), repeat=repeat, warmup=warmup, before=naive.restore)
@@ -128,7 +128,8 @@ def bench_write(
     )
 
 
-def _expect(probe: Probe, outcome: tuple[bool, dict[str, Any]]) -> None:
+def expect_outcome(probe: Probe, outcome: tuple[bool, dict[str, Any]]) -> None:
+    """Raise unless a call of `probe` answered as when the probe was chosen."""
     ok, result = outcome
     code = "ok" if ok else str(result["error"]["code"])
     if code != probe.outcome:

@@ -16,6 +16,7 @@ import anyio
 from envforge.bench.baselines import bench_read, bench_reset, bench_write
 from envforge.bench.calls import Probe, capture_statements, find_read_probe, find_write_probe
 from envforge.bench.episodes import bench_mcp, bench_memory, stdio_episodes
+from envforge.bench.long_run import bench_long_run
 from envforge.bench.report import BenchReport, BenchRow, warmup_runs
 from envforge.bench.scaled import bench_at_scale
 from envforge.bench.sizes import SCALE_TASKS
@@ -29,7 +30,8 @@ STDIO_EPISODES = 5
 
 
 def bench_state(env: Environment, package: Path, *, repeat: int, warmup: int) -> tuple[Probe, list[BenchRow]]:
-    """The reset, READ and WRITE rows, and the READ call they timed (the MCP and memory rows repeat it)."""
+    """The reset, READ and WRITE rows (WRITE also late in a long episode), and the READ call they timed (the MCP and
+    memory rows repeat it)."""
     read = capture_statements(env, find_read_probe(env))
     write = find_write_probe(env)
     rows: list[BenchRow] = []
@@ -41,6 +43,7 @@ def bench_state(env: Environment, package: Path, *, repeat: int, warmup: int) ->
         if write is not None:
             write = capture_statements(env, write)
             rows.append(bench_write(env, write, template, database, repeat=repeat, warmup=warmup))
+            rows.append(bench_long_run(env, read, write, repeat=repeat, warmup=warmup))
     return read, rows
 
 

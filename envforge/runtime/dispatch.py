@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from collections.abc import Callable, Mapping
 
@@ -60,6 +61,7 @@ TEXT_MAX = 10_000
 field of a generated environment holds more than a few thousand characters."""
 NAME_SHOWN = 64
 """Longest tool name an error repeats back."""
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def shown_name(name: str) -> str:
@@ -85,7 +87,7 @@ def _unstorable(value: object, path: str = "") -> str | None:
             return f"{where}: text of {len(value):,} characters is over the limit of {TEXT_MAX:,}"
         if "\x00" in value:
             return f"{where}: text must not contain NUL characters"
-        if any("\ud800" <= char <= "\udfff" for char in value):
+        if SURROGATE.search(value):
             return f"{where}: text must be valid Unicode (a lone surrogate was found)"
     if isinstance(value, dict):
         return next(

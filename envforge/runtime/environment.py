@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.loading import load_blueprint_text
 from envforge.ir.tables import build_metadata, key_field
 from envforge.ir.toolspec import ToolGraph, ToolSpec
+from envforge.runtime.argument_check import ArgumentValidator, CompiledValidator
 from envforge.runtime.history import history_ddl, with_history
 from envforge.runtime.indexes import lookup_indexes
 from envforge.runtime.opened_package import OpenedPackage, broken, first_error
@@ -48,7 +48,8 @@ class Environment:
     """The policy document the agent reads."""
     entities: dict[str, EntityRuntime] = field(init=False)
     tools: dict[str, ToolSpec] = field(init=False)
-    validators: dict[str, Draft202012Validator] = field(init=False)
+    validators: dict[str, ArgumentValidator] = field(init=False)
+    """Tool -> its arguments' validator, compiled once (`envforge.runtime.argument_check`)."""
     keys: dict[str, str] = field(init=False)
     """Entity -> its key column."""
     history_ddl: list[str] = field(init=False)
@@ -81,7 +82,7 @@ class Environment:
         indexes = lookup_indexes((runtime.statements.table for runtime in self.entities.values()), finds)
         self.template = with_history(self.template, [*indexes, *self.history_ddl])
         self.tools = {tool.name: tool for tool in self.toolgraph.tools}
-        self.validators = {tool.name: Draft202012Validator(tool.parameters) for tool in self.toolgraph.tools}
+        self.validators = {tool.name: CompiledValidator(tool.parameters) for tool in self.toolgraph.tools}
 
     @property
     def env_id(self) -> str:

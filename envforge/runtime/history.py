@@ -51,7 +51,12 @@ class Undoable(Protocol):
     def statements(self) -> _Statements: ...
 
 
-_OPEN_CALL = f"(SELECT seq FROM {CALLS} WHERE open = 1)"
+OPEN_INDEX = f"{PRIVATE_PREFIX}calls_open"
+"""The call log's index of its open call: a partial index, so it holds at most one entry however long the run."""
+_OPEN = "open = 1"
+"""How the open call is found; the same text as the index's WHERE, so SQLite uses the index (a row write's trigger
+and closing a call would otherwise scan the whole call log, making a WRITE cost what the run logged)."""
+_OPEN_CALL = f"(SELECT seq FROM {CALLS} WHERE {_OPEN})"
 
 
 def quote(name: str) -> str:
@@ -71,6 +76,7 @@ def history_ddl(tables: dict[str, tuple[str, list[str]]]) -> list[str]:
         "arguments TEXT NOT NULL, persons TEXT, rows TEXT, refusal TEXT, others TEXT, open INTEGER NOT NULL DEFAULT 0)",
         f"CREATE TABLE IF NOT EXISTS {HISTORY} (seq INTEGER PRIMARY KEY, call INTEGER, entity TEXT NOT NULL, "
         "key TEXT NOT NULL, op TEXT NOT NULL, before TEXT, after TEXT)",
+        f"CREATE INDEX IF NOT EXISTS {quote(OPEN_INDEX)} ON {CALLS} (open) WHERE {_OPEN}",
     ]
     for table, (key, columns) in sorted(tables.items()):
         quoted, new, old = quote(table), _row_json("new", columns), _row_json("old", columns)
@@ -87,8 +93,10 @@ def history_ddl(tables: dict[str, tuple[str, list[str]]]) -> list[str]:
 
 
 def install_history(connection: sqlite3.Connection, ddl: list[str]) -> None:
-    """Add the log and triggers to the connection's database, unless it has them."""
-    if connection.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (HISTORY,)).fetchone() is None:
+    """Add the log, its index and the triggers to the connection's database, unless it has them (a snapshot made
+    before the index existed gets it)."""
+    names = (HISTORY, OPEN_INDEX)
+    if connection.execute("SELECT count(*) FROM sqlite_master WHERE name IN (?, ?)", names).fetchone()[0] < len(names):
         connection.execute("BEGIN")
         for statement in ddl:
             connection.execute(statement)
@@ -117,7 +125,7 @@ def open_call(connection: sqlite3.Connection, tool: str, arguments: ToolArgument
 
 def close_call(connection: sqlite3.Connection) -> None:
     """End the open WRITE call, before its transaction commits."""
-    connection.execute(f"UPDATE {CALLS} SET open = 0 WHERE open = 1")
+    connection.execute(f"UPDATE {CALLS} SET open = 0 WHERE {_OPEN}")
 
 
 def log_read(
@@ -231,16 +239,34 @@ def history_of(state: bytes) -> RunHistory:
         connection.close()
 
 
-def undo_history(connection: sqlite3.Connection, entities: Mapping[str, Undoable], limit: int) -> bool:
-    """Undo every logged write, newest first, and empty the logs; False (nothing done) where there is no history,
-    more than `limit` writes, or a write the log cannot undo."""
+HistoryMark = tuple[int, int]
+"""Where the logs end: the seq of the last row write and of the last call (0 where none)."""
+START: HistoryMark = (0, 0)
+"""The mark of an empty history."""
+
+
+def history_mark(connection: sqlite3.Connection) -> HistoryMark:
+    """Where the logs end now: `undo_history(..., since=mark)` gets the state and its history back here."""
+    writes = connection.execute(f"SELECT max(seq) FROM {HISTORY}").fetchone()[0]
+    calls = connection.execute(f"SELECT max(seq) FROM {CALLS}").fetchone()[0]
+    return writes or 0, calls or 0
+
+
+def undo_history(
+    connection: sqlite3.Connection, entities: Mapping[str, Undoable], limit: int, since: HistoryMark = START
+) -> bool:
+    """Undo every write logged after `since`, newest first, and forget the calls and writes logged after it; False
+    (nothing done) where there is no history, more than `limit` writes to undo, or a write the log cannot undo."""
+    last_write, last_call = since
     try:
-        count = connection.execute(f"SELECT count(*) FROM {HISTORY}").fetchone()[0]
+        count = connection.execute(f"SELECT count(*) FROM {HISTORY} WHERE seq > ?", (last_write,)).fetchone()[0]
     except sqlite3.OperationalError:
         return False
     if count > limit:
         return False
-    rows = connection.execute(f"SELECT entity, op, before, after FROM {HISTORY} ORDER BY seq DESC").fetchall()
+    rows = connection.execute(
+        f"SELECT entity, op, before, after FROM {HISTORY} WHERE seq > ? ORDER BY seq DESC", (last_write,)
+    ).fetchall()
     connection.execute("BEGIN")
     try:
         for entity, op, before, after in rows:
@@ -255,8 +281,9 @@ def undo_history(connection: sqlite3.Connection, entities: Mapping[str, Undoable
                 key = row.pop(statements.key)
                 values = {f"new_{name}": value for name, value in row.items()}
                 connection.execute(statements.update(tuple(row)), {**values, statements.key: key})
-        connection.execute(f"DELETE FROM {HISTORY}")
-        connection.execute(f"DELETE FROM {CALLS}")
+        # The undo's own writes were logged too, after `since`: this forgets them with the ones undone.
+        connection.execute(f"DELETE FROM {HISTORY} WHERE seq > ?", (last_write,))
+        connection.execute(f"DELETE FROM {CALLS} WHERE seq > ?", (last_call,))
         connection.execute("COMMIT")
     except (sqlite3.Error, KeyError):
         connection.execute("ROLLBACK")

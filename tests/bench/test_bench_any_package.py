@@ -9,6 +9,7 @@ import pytest
 
 from envforge.bench.baselines import bench_write
 from envforge.bench.calls import Probe, capture_statements, try_tool
+from envforge.bench.long_run import SLOWER_AT_MOST, bench_long_run
 from envforge.bench.runtime import bench_state, run_bench
 from envforge.bench.tasks import bench_verify
 from envforge.ir.toolspec import ToolArguments
@@ -91,10 +92,34 @@ def test_a_one_shot_cancellation_is_timed_from_the_initial_state(
     _bench_every_write(vet_env, vet_package, [probe], tmp_path)
 
 
+def test_a_one_shot_cancellation_is_timed_late_in_a_long_episode_and_in_a_fresh_one(vet_env: Environment) -> None:
+    probe = next(probe for probe in _write_probes(vet_env) if probe.tool == "cancel_visit")
+    read = try_tool(vet_env, next(tool for tool in vet_env.toolgraph.tools if tool.operation == "get"))
+    assert read is not None and read.ok
+    # Each sample is undone back to where its episode stood: a second cancellation would be refused, and the
+    # benchmark raises if any sample answers otherwise than the first.
+    row = bench_long_run(vet_env, read, probe, repeat=REPEAT, warmup=WARMUP, calls=200)
+    assert (row.key, row.measure) == ("write@200", "WRITE cancel_visit after 200 calls")
+    assert row.samples == REPEAT and row.baseline_samples == REPEAT
+    assert row.goal is not None and row.goal >= row.baseline_median * SLOWER_AT_MOST
+    assert f"after 200 logged {read.tool} calls" in row.note
+
+
 def test_bench_of_the_vet_domain_reports_every_measure(vet_package: Path) -> None:
     report = run_bench(open_package(vet_package), sessions=5, repeat=REPEAT, sizes=(300,), scale_tasks=2)
     rows = {row.key: row for row in report.rows}
-    assert set(rows) == {"reset", "read", "write", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"}
+    assert set(rows) == {
+        "reset",
+        "read",
+        "write",
+        "write@10000",
+        "mcp",
+        "rss",
+        "verify",
+        "synthesis",
+        "verify@300",
+        "gate@300",
+    }
     assert rows["write"].measure in ("WRITE refill_prescription", "WRITE cancel_visit")
     for row in report.rows:
         assert row.median > 0 and row.baseline_median > 0, row.key
@@ -128,7 +153,7 @@ def test_every_write_of_a_shipped_domain_benches_from_the_initial_state(
 ) -> None:
     env = load_environment(open_package(packages[domain]))
     _, rows = bench_state(env, packages[domain], repeat=REPEAT, warmup=WARMUP)
-    assert [row.key for row in rows] == ["reset", "read", "write"]
+    assert [row.key for row in rows] == ["reset", "read", "write", "write@10000"]
     probes = [probe for probe in _write_probes(env) if probe.ok]
     assert probes
     _bench_every_write(env, packages[domain], probes, tmp_path)
@@ -138,7 +163,7 @@ def test_every_write_of_a_shipped_domain_benches_from_the_initial_state(
 @pytest.mark.parametrize("domain", slow_domains("bench"))
 def test_bench_passes_on_every_shipped_domain(packages: dict[str, Path], domain: str) -> None:
     report = run_bench(open_package(packages[domain]), sessions=5, repeat=REPEAT, sizes=(300,), scale_tasks=2)
-    assert {"reset", "read", "write", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"} <= {
+    assert {"reset", "read", "write", "write@10000", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"} <= {
         row.key for row in report.rows
     }
     for row in report.rows:

@@ -24,7 +24,7 @@ from envforge.stages.generate import run_pipeline
 
 REPO = Path(__file__).resolve().parents[2]
 SIZES = (300,)
-MEASURES = {"reset", "read", "write", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"}
+MEASURES = {"reset", "read", "write", "write@10000", "mcp", "rss", "verify", "synthesis", "verify@300", "gate@300"}
 SESSIONS = 20
 REPEAT = 5
 SCALE_TASKS = 4
@@ -59,7 +59,7 @@ def test_report_has_every_measure_with_positive_figures(report: BenchReport, env
         assert row.median > 0, row.key
         assert row.baseline_median > 0, row.key
         assert row.ratio == pytest.approx(row.baseline_median / row.median)
-    for key in ("reset", "read", "write", "mcp"):
+    for key in ("reset", "read", "write", "write@10000", "mcp"):
         row = rows[key]
         assert row.samples == REPEAT
         assert row.p95 is not None

@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 
 from envforge.hashing import canonical_json
-from envforge.ir.tasks import RowChange, RunHistory
+from envforge.ir.tasks import CallRecord, RowChange, RowWrite, RunHistory
+from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.changes import net_changes
 from envforge.runtime.diff import diff_states
 from envforge.runtime.environment import Environment, load_environment
-from envforge.runtime.history import HISTORY, history_of
+from envforge.runtime.history import CALLS, HISTORY, OPEN_INDEX, history_mark, history_of, undo_history
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import load_tasks
@@ -105,6 +106,89 @@ def test_the_history_is_never_part_of_a_diff_or_the_state_hash(retail_env: Envir
     assert session.history().writes == []
     session.reset(initial)  # the log was cut by hand, so only the template's bytes get back there
     assert session.state_hash() == initial_hash
+
+
+LONG_RUN = 10_000
+"""Calls logged before the WRITE that a long run's tests time by SQLite's own count of steps."""
+
+
+def _steps(session: Session, tool: str, arguments: ToolArguments) -> tuple[int, ToolResult]:
+    """SQLite virtual-machine steps one call takes (triggers included), and its result: a measure of work that,
+    unlike a clock, is the same on every run."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    session.connection.set_progress_handler(count, 1)
+    try:
+        result = session.call(tool, arguments)
+    finally:
+        session.connection.set_progress_handler(None, 1)
+    return steps, result
+
+
+def _without_numbering(history: RunHistory, since: int) -> tuple[list[CallRecord], list[RowWrite]]:
+    """The calls and row writes logged after the first `since` calls, without their sequence numbers."""
+    calls = [call.model_copy(update={"seq": 0}) for call in history.calls[since:]]
+    logged = {call.seq for call in history.calls[since:]}
+    writes = [write.model_copy(update={"seq": 0, "call": 0}) for write in history.writes if write.call in logged]
+    return calls, writes
+
+
+def test_a_write_after_a_long_run_does_the_same_work_and_logs_the_same_as_a_fresh_one(
+    retail_env: Environment,
+) -> None:
+    session = Session(retail_env)
+    order = first(session, "list_orders", status="pending")
+    arguments: ToolArguments = {"order_id": order["order_id"], "reason": "other"}
+    session.reset()
+    _steps(session, "cancel_order", arguments)  # SQLite prepares each statement on its first use
+    session.reset()
+    fresh_steps, fresh_result = _steps(session, "cancel_order", arguments)
+    fresh_hash, fresh_history = session.state_hash(), _without_numbering(session.history(), 0)
+    session.reset()
+    for _ in range(LONG_RUN):
+        session.call("get_order", {"order_id": order["order_id"]})
+    long_steps, long_result = _steps(session, "cancel_order", arguments)
+    assert long_result == fresh_result
+    assert session.state_hash() == fresh_hash
+    assert _without_numbering(session.history(), LONG_RUN) == fresh_history
+    # Finding the open call scans nothing: the work does not grow with the calls logged before it.
+    assert long_steps <= fresh_steps
+
+
+def test_the_open_call_is_found_through_the_call_logs_index(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    plans = [
+        " ".join(str(row[3]) for row in session.connection.execute(f"EXPLAIN QUERY PLAN {query}"))
+        for query in (f"SELECT seq FROM {CALLS} WHERE open = 1", f"UPDATE {CALLS} SET open = 0 WHERE open = 1")
+    ]
+    assert all(OPEN_INDEX in plan and "SCAN" not in plan for plan in plans), plans
+
+
+def test_a_snapshot_made_before_the_index_gets_it_when_a_session_is_reset_to_it(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    session.connection.execute(f'DROP INDEX "{OPEN_INDEX}"')
+    session.reset(session.snapshot())
+    assert session.connection.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (OPEN_INDEX,)).fetchone()
+
+
+def test_undoing_back_to_a_mark_keeps_what_came_before_it(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    customer = first(session, "list_customers")
+    session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 5})
+    mark, marked_hash, marked = history_mark(session.connection), session.state_hash(), session.history()
+    order = first(session, "list_orders", status="pending")
+    session.call("cancel_order", {"order_id": order["order_id"], "reason": "other"})
+    session.call("grant_store_credit", {"customer_id": customer["customer_id"], "amount": 7})
+    assert undo_history(session.connection, retail_env.entities, 100, since=mark)
+    assert (session.state_hash(), session.history()) == (marked_hash, marked)
+    # Sequence numbers carry on from the mark, as if the undone calls had never been made.
+    session.call("cancel_order", {"order_id": order["order_id"], "reason": "other"})
+    assert session.history().calls[len(marked.calls)].seq == mark[1] + 1
 
 
 def _canonical(changes: list[RowChange]) -> list[str]:
