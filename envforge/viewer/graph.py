@@ -17,7 +17,7 @@ from typing import Any
 from markupsafe import Markup
 
 BOX_WIDTH = 230
-COLUMN_GAP = 90
+COLUMN_GAP = 60
 ROW_HEIGHT = 20
 HEADER_HEIGHT = 28
 BOX_GAP = 22
