@@ -1,8 +1,8 @@
 """envforge: synthesize interactive, verifiable environments for tool-using LLM agents.
 
 From Python, the verbs are the library: `envforge.generate("retail", "generated")` builds a package and returns
-its `RunResult`; `batch`, `fuse`, `check`, `rollout`, `validate` and `export` do what the commands of
-those names do (their packages are `rollouts/` and `exporters/`, so each verb has its name).
+its `RunResult`; `batch`, `fuse`, `check`, `rollout`, `validate`, `export` and `view` do what the commands of
+those names do (their packages are `rollouts/`, `exporters/` and `viewer/`, so each verb has its name).
 They take plain values (paths, names, `RolloutOptions`), return typed outcomes, and never print. They load on
 first use: `import envforge`, which every exported package's runtime does, loads only `envforge.version`.
 
@@ -36,6 +36,7 @@ two files do):
 - `suite/`: blueprint files as a user names and writes them (shipped names, folders, list files; `new`'s
   starting blueprint; `fuse`'s `compose:` blueprint), and a batch of them in a process pool or on Ray, with its
   `suite.json` and its throughput per executor (`bench-suite`).
+- `viewer/`: `envforge view`, a static HTML site over a package, a rollout run or a suite, for people to look at.
 - `verbs`: the verbs above, each a typed function that calls the packages doing the work.
 - `cli/`: `app.py` registers the commands, a module of `cli/commands/` per kind of work (blueprints, generating,
   packages, rollouts, serving, benchmarks), with the options several share in `options.py`. A command parses
@@ -70,7 +71,7 @@ from typing import TYPE_CHECKING
 from envforge.version import __version__
 
 if TYPE_CHECKING:
-    from envforge.verbs import RolloutOptions, batch, check, export, fuse, generate, rollout, validate
+    from envforge.verbs import RolloutOptions, batch, check, export, fuse, generate, rollout, validate, view
 
 __all__ = [
     "RolloutOptions",
@@ -82,6 +83,7 @@ __all__ = [
     "generate",
     "rollout",
     "validate",
+    "view",
 ]
 
 

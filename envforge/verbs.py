@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from envforge.stages.generate import RunResult
     from envforge.suite.report import BatchOutcome, SuiteReport
     from envforge.validators.results import CheckReport
+    from envforge.viewer.site import ViewReport
 
-__all__ = ["RolloutOptions", "batch", "check", "export", "fuse", "generate", "rollout", "validate"]
+__all__ = ["RolloutOptions", "batch", "check", "export", "fuse", "generate", "rollout", "validate", "view"]
 
 
 def generate(
@@ -184,3 +185,11 @@ def export(
     chosen = parse_formats(list(formats))
     files = [Path(path) for path in rollouts] if rollouts is not None else None
     return export([Path(path) for path in packages], Path(out), chosen, test_fraction=test_fraction, rollouts=files)
+
+
+def view(path: str | Path, out: str | Path | None = None) -> ViewReport:
+    """A static HTML site over a package, a rollout run (a trajectories file, or a folder of them) or a suite
+    (a folder with `suite.json`), written whole into `out` (default: `<path>-view` beside it)."""
+    from envforge.viewer.site import write_view
+
+    return write_view(Path(path), Path(out) if out is not None else None)

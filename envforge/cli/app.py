@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from envforge.cli.commands import bench, blueprints, generate, packages, rollouts, serve
+from envforge.cli.commands import bench, blueprints, generate, packages, rollouts, serve, view
 from envforge.errors import EnvforgeError, UserInputError
 
 app = typer.Typer(
@@ -49,6 +49,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "bench": bench.bench,
     "bench-suite": bench.bench_suite,
     "schema": blueprints.schema,
+    "view": view.view,
 }
 for _name, _command in COMMANDS.items():
     app.command(_name)(_command)

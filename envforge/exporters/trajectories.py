@@ -7,7 +7,7 @@ never ships a demonstration that its own environment would score 0.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from envforge.errors import PackageError
@@ -29,6 +29,8 @@ class Trajectory:
     tools: list[dict[str, Any]]
     reward: float
     source: str = "oracle"
+    components: dict[str, bool] = field(default_factory=dict)
+    """The verdict's components (each holds for a shipped oracle), for a reader who wants to see what was judged."""
 
 
 def tool_call_message(call_id: str, name: str, arguments: dict[str, Any]) -> Message:
@@ -73,4 +75,6 @@ def oracle_trajectory(package: EnvPackage, task_id: str) -> Trajectory:
             f"{package.path}: the oracle of task {task_id} fails its verifier ({'; '.join(verdict.reasons)}); "
             f"run `envforge check {package.path}`"
         )
-    return Trajectory(package.env_id, episode.task, messages, package.env.tool_list(), verdict.reward)
+    return Trajectory(
+        package.env_id, episode.task, messages, package.env.tool_list(), verdict.reward, components=verdict.components
+    )
