@@ -6,12 +6,11 @@ on the untouched initial state. The Chromium replay of the same paths is `envfor
 
 from __future__ import annotations
 
-from starlette.testclient import TestClient
-
 from envforge.ir.tasks import RunHistory, TaskSpec, Transcript
 from envforge.ir.uitasks import AppKind, UIDrop, UITask
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
+from envforge.runtime.apps.local_client import LocalClient
 from envforge.runtime.apps.server import AppSite, app_templates, asset_loader
 from envforge.runtime.claims import environment_vocabulary
 from envforge.runtime.environment import Environment
@@ -29,7 +28,7 @@ APP_KINDS: tuple[AppKind, ...] = ("web", "phone")
 
 
 def pose(
-    site: AppSite, kind: AppKind, client: TestClient, task: TaskSpec, verify: VerifyFn, instruction: str
+    site: AppSite, kind: AppKind, client: LocalClient, task: TaskSpec, verify: VerifyFn, instruction: str
 ) -> UITask:
     """The UI task, or `UnbuildableError` when no path is built or the built one does not satisfy the verifier."""
     steps, episode, answer = build_path(site, kind, client, task)
@@ -62,7 +61,7 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     dropped: list[UIDrop] = []
     for kind in APP_KINDS:
         site = AppSite(env, apps.spec, app_templates(asset_loader(apps.assets, kind)), None)
-        with TestClient(site.app()) as client:
+        with LocalClient(site.app()) as client:
             for task in verifiers.accepted:
                 if task.forbidden:
                     # The right run refuses part of the request by a rule only policy.md states; a screen task
