@@ -11,8 +11,8 @@ from typing import cast
 
 import lxml.html
 from lxml.html import HtmlElement
-from starlette.testclient import TestClient
 
+from envforge.runtime.apps.local_client import LocalClient
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.validators.loaded_package import LoadedPackage
 from envforge.validators.results import ConformanceError
@@ -41,7 +41,7 @@ def _labelled_fields(page: str) -> set[str]:
 def _crawl(server: AppServer) -> tuple[list[str], int]:
     problems: list[str] = []
     spec = server.pages.spec
-    with TestClient(server.app()) as http:
+    with LocalClient(server.app()) as http:
         episode = server.episodes.open_free()
         base = f"/e/{episode.token}/"
         for screen in spec.lists:

@@ -7,10 +7,9 @@ when an app or a verifier change breaks a path. `envforge verify-ui` is the same
 
 from __future__ import annotations
 
-from starlette.testclient import TestClient
-
 from envforge.ir.tasks import RunHistory, Transcript
 from envforge.ir.uitasks import UITask
+from envforge.runtime.apps.local_client import LocalClient
 from envforge.runtime.apps.server import APPS, AppServer
 from envforge.runtime.apps.uitasks import load_ui_tasks
 from envforge.runtime.episode import EnvPackage
@@ -19,7 +18,7 @@ from envforge.validators.loaded_package import LoadedPackage
 from envforge.validators.results import ConformanceError
 
 
-def _replay(package: EnvPackage, server: AppServer, client: TestClient, task: UITask) -> str | None:
+def _replay(package: EnvPackage, server: AppServer, client: LocalClient, task: UITask) -> str | None:
     """None when the path passes its verifier and the untouched state fails it, else what went wrong."""
     episode = server.episodes.open_task(package.task(task.task_id))
     try:
@@ -51,7 +50,7 @@ def check_ui_paths(package: LoadedPackage) -> str:
     replayed = 0
     for kind in APPS:
         server = AppServer(env_package, kind)
-        with TestClient(server.app()) as client:
+        with LocalClient(server.app()) as client:
             for task in ui_tasks:
                 if task.app == kind and task.task_id in sampled:
                     replayed += 1

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
 from envforge.ir.apps import AppSpec
 from envforge.ir.tasks import RunHistory, ToolCall, Transcript
 from envforge.ir.uitasks import UIDrop
 from envforge.runtime.apps import pickers as pickers_module
+from envforge.runtime.apps.local_client import LocalClient
 from envforge.runtime.apps.server import AppServer
 from envforge.runtime.apps.uitasks import find_ui_task, load_ui_tasks
 from envforge.runtime.episode import load_package
@@ -108,7 +108,7 @@ def test_question_paths_read_the_answer_off_the_screen(packages: dict[str, Path]
     path = packages["library"]
     package = load_package(open_package(path))
     server = AppServer(package, "phone")
-    with TestClient(server.app()) as client:
+    with LocalClient(server.app()) as client:
         questions = [package.task(t) for t in package.task_ids if package.task(t).kind == "read"]
         assert questions
         for task in questions:
@@ -126,7 +126,7 @@ def test_a_path_is_the_oracle_done_by_hand(packages: dict[str, Path]) -> None:
     path = packages["airline"]
     package = load_package(open_package(path))
     server = AppServer(package, "web")
-    with TestClient(server.app()) as client:
+    with LocalClient(server.app()) as client:
         for task_id in package.task_ids[:8]:
             task = package.task(task_id)
             _, episode, _ = build_path(server, "web", client, task)
@@ -143,7 +143,7 @@ def test_a_task_whose_record_the_app_cannot_reach_is_unbuildable(packages: dict[
         update={"oracle": [*task.oracle[:-1], ToolCall(name="cancel_order", arguments={"order_id": "ORD-000000"})]}
     )
     server = AppServer(package, "web")
-    with TestClient(server.app()) as client, pytest.raises(UnbuildableError) as caught:
+    with LocalClient(server.app()) as client, pytest.raises(UnbuildableError) as caught:
         build_path(server, "web", client, broken)
     assert caught.value.reason == "record_unreachable"
     assert len(server.episodes) == 0
@@ -153,7 +153,7 @@ def test_the_page_model_refuses_what_a_browser_could_not_do(packages: dict[str, 
     path = packages["retail"]
     server = AppServer(load_package(open_package(path)), "web")
     spec = AppSpec.model_validate_json((path / "apps/app.json").read_bytes())
-    with TestClient(server.app()) as client:
+    with LocalClient(server.app()) as client:
         episode = server.episodes.open_free()
         page = HttpPage(client, f"/e/{episode.token}/")
         with pytest.raises(StepError, match="0 elements named 'nav-nowhere'"):
@@ -211,7 +211,7 @@ def test_a_row_past_the_pickers_limit_is_searched_for_then_picked_by_label(
     searched = 0
     for kind in ("web", "phone"):
         server = AppServer(package, kind)
-        with TestClient(server.app()) as client:
+        with LocalClient(server.app()) as client:
             for task in [task for task in tasks if (task.id, kind) in posed]:
                 try:
                     steps, episode, answer = build_path(server, kind, client, task)

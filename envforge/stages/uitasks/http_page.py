@@ -14,10 +14,10 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 import lxml.html
 from lxml.html import HtmlElement
-from starlette.testclient import TestClient
 
 from envforge.errors import EnvforgeError
 from envforge.ir.uitasks import UIStep
+from envforge.runtime.apps.local_client import LocalClient
 
 CONTROLS = frozenset({"input", "select", "textarea", "button"})
 
@@ -116,7 +116,7 @@ class StepError(EnvforgeError):
 class HttpPage:
     """One episode's page, moved through the app by clicks, typing and selecting; records every step."""
 
-    def __init__(self, client: TestClient, home: str) -> None:
+    def __init__(self, client: LocalClient, home: str) -> None:
         self.client = client
         self.steps: list[UIStep] = []
         self.url = ""

@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from starlette.testclient import TestClient
-
 from envforge.errors import EnvforgeError
 from envforge.ir.apps import ActionForm, DetailScreen, FormField, SearchControl
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.ir.uitasks import AppKind, UIStep
 from envforge.runtime.answers import judge_answer
+from envforge.runtime.apps.local_client import LocalClient
 from envforge.runtime.apps.pickers import PickerSource
 from envforge.runtime.apps.server import AppSite
 from envforge.runtime.episode_store import ServedEpisode
@@ -294,7 +293,7 @@ class _Walk:
 
 
 def build_path(
-    site: AppSite, kind: AppKind, client: TestClient, task: TaskSpec
+    site: AppSite, kind: AppKind, client: LocalClient, task: TaskSpec
 ) -> tuple[list[UIStep], ServedEpisode, str | None]:
     """The golden steps of `task` in this app, done on a fresh episode (returned, for the verifier), and for a
     question the answer as the app shows it."""

@@ -6,13 +6,12 @@ on the untouched initial state. The Chromium replay of the same paths is `envfor
 
 from __future__ import annotations
 
-from starlette.testclient import TestClient
-
 from envforge.ir.tasks import RunHistory, TaskSpec, Transcript
 from envforge.ir.uitasks import AppKind, UIDrop, UITask
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, StageInputs, declare_stage
 from envforge.pipeline.progress import advance
+from envforge.runtime.apps.local_client import LocalClient
 from envforge.runtime.apps.server import AppSite, app_templates, asset_loader
 from envforge.runtime.claims import environment_vocabulary
 from envforge.runtime.environment import Environment
@@ -30,7 +29,7 @@ APP_KINDS: tuple[AppKind, ...] = ("web", "phone")
 
 
 def pose(
-    site: AppSite, kind: AppKind, client: TestClient, task: TaskSpec, verify: VerifyFn, instruction: str
+    site: AppSite, kind: AppKind, client: LocalClient, task: TaskSpec, verify: VerifyFn, instruction: str
 ) -> UITask:
     """The UI task, or `UnbuildableError` when no path is built or the built one does not satisfy the verifier."""
     steps, episode, answer = build_path(site, kind, client, task)
@@ -64,7 +63,7 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     total = len(APP_KINDS) * len(verifiers.accepted)
     for kind in APP_KINDS:
         site = AppSite(env, apps.spec, app_templates(asset_loader(apps.assets, kind)), None)
-        with TestClient(site.app()) as client:
+        with LocalClient(site.app()) as client:
             for task in verifiers.accepted:
                 advance(len(tasks) + len(dropped), total, "tasks tried in the apps")
                 if task.forbidden:
