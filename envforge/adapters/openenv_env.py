@@ -2,9 +2,9 @@
 
     python -m envforge.adapters.openenv_env generated/showcase/retail --port 8000
 
-A client (`EnvforgeClient` below, OpenEnv's `GenericEnvClient`, or verifiers' OpenEnv environment given the
-server's `base_url`) opens a session on `/ws`. `reset(task_id=...)`, or `reset(seed=n)` for task `n` of the sorted
-task ids (modulo their count), starts an episode on that task that acts for the task's person, as the harness does.
+A client (`EnvforgeClient` below, or OpenEnv's `GenericEnvClient` with plain dicts) opens a session on `/ws`.
+`reset(task_id=...)`, or `reset(seed=n)` for task `n` of the sorted task ids (modulo their count), starts an
+episode on that task that acts for the task's person, as the harness does.
 Its observation's `messages` are the trainer prompt (`EnvPackage.trainer_prompt`): the policy, the user's request
 and, where the task holds facts back, the agent's question and the scripted user's answer, as the TRL and verl
 adapters give them, since no user takes turns here; `tools` are the environment's tools as OpenAI functions.

@@ -1,12 +1,12 @@
 """Run in a venv with openenv-core: serve a package with `python -m envforge.adapters.openenv_env` on a free port
 and play each of its tasks through OpenEnv's own clients over the server's WebSocket.
 
-`golden` plays each task's oracle calls and then says the golden closing message, through `EnvforgeClient`;
-`wrong` calls a tool the environment lacks (refused), plays all but the last oracle call and then
-gives up, through OpenEnv's `GenericEnvClient` with plain dicts, as a client without envforge would. Each run
-resets one session for every task in turn. Prints one JSON line: per run and task, each step's reward and done,
-the last observation's verdict, the refusal and the state at the end; then the error a step after the end got,
-and the action's fields as the server's `/schema` names them.
+`golden` plays each task's oracle calls and then says the golden closing message, through `EnvforgeClient` in
+four sessions at once; `wrong` calls a tool the environment lacks (refused), plays all but the last oracle call
+and then gives up, through OpenEnv's `GenericEnvClient` with plain dicts (as a client without envforge would) in
+one session. A session resets for each task of its share in turn. Prints one JSON line: per run and task, each
+step's reward and done, the last observation's verdict, the refusal and the state at the end; then the error each
+golden session got for a step after its end, and the action's fields as the server's `/schema` names them.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 
 GIVE_UP = "I'm sorry, I could not complete your request."
+SESSIONS = 4
+"""Sessions the golden run plays its tasks in at once, each resetting for its share of them."""
 LISTENING = re.compile(r"Uvicorn running on (http://\S+)")
 
 
@@ -45,10 +48,10 @@ def start_server(package_path: str) -> tuple[subprocess.Popen[str], str]:
     raise RuntimeError(f"the server exited ({server.wait()}) before listening:\n{''.join(seen)}")
 
 
-def golden(package: EnvPackage, base_url: str) -> dict[str, Any]:
+def golden(package: EnvPackage, base_url: str, task_ids: list[str]) -> dict[str, Any]:
     outcomes = {}
     with EnvforgeClient(base_url=base_url).sync() as env:
-        for task_id in package.task_ids:
+        for task_id in task_ids:
             task = package.task(task_id)
             first = env.reset(task_id=task_id)
             steps = [
@@ -98,8 +101,14 @@ def main(package_path: str) -> None:
     try:
         with urllib.request.urlopen(f"{base_url}/schema") as response:
             schema = json.load(response)
+        with ThreadPoolExecutor(SESSIONS) as pool:
+            slices = [package.task_ids[start::SESSIONS] for start in range(SESSIONS)]
+            played = list(pool.map(lambda task_ids: golden(package, base_url, task_ids), slices))
         runs = {
-            "golden": golden(package, base_url),
+            "golden": {
+                "tasks": {task_id: run for one in played for task_id, run in one["tasks"].items()},
+                "after_end": [one["after_end"] for one in played],
+            },
             "wrong": wrong(package, base_url),
             "action_fields": sorted(schema["action"]["properties"]),
         }
