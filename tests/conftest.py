@@ -18,6 +18,7 @@ from envforge.runtime.opened_package import open_package
 from envforge.stages.generate import run_pipeline
 
 REPO = Path(__file__).resolve().parent.parent
+PROGRESS_PREFIX = "[envforge]"
 SINGLE_BLUEPRINTS = sorted((REPO / "blueprints").glob("*.yaml"))
 FUSED_BLUEPRINTS = sorted((REPO / "blueprints" / "fused").glob("*.yaml"))
 BLUEPRINTS = SINGLE_BLUEPRINTS + FUSED_BLUEPRINTS
@@ -51,6 +52,12 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         return []
     sample = "; ".join(f"{sweep}: {', '.join(slow_domains(sweep))}" for sweep in SLOW_SWEEPS)
     return [f"slow every-domain tests run on: {sample} (every domain: {SLOW_DOMAINS}=all pytest -m slow)"]
+
+
+def error_lines(stderr: str) -> list[str]:
+    """stderr's lines less the progress lines (`[envforge] state: started`) that a command off a terminal prints
+    for the steps it ran before it failed: what is left is the error, which must be one line."""
+    return [line for line in stderr.splitlines() if line.strip() and not line.startswith(f"{PROGRESS_PREFIX} ")]
 
 
 def envforge_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subprocess.CompletedProcess[str]:

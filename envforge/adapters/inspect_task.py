@@ -26,8 +26,9 @@ try:
     from inspect_ai.solver import Generate, TaskState, solver
     from inspect_ai.tool import Tool, ToolDef, ToolParams
 except ImportError:
-    raise ImportError(
-        "envforge.adapters.inspect_task needs inspect_ai; pip install 'envforge[inspect]' in its own venv"
+    raise ModuleNotFoundError(
+        "envforge.adapters.inspect_task needs inspect_ai; pip install 'envforge[inspect]' in its own venv",
+        name="inspect_ai",
     ) from None
 
 MAX_TURNS = 24

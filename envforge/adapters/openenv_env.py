@@ -36,8 +36,9 @@ try:
     from openenv.core.client_types import StepResult
     from openenv.core.env_server import Action, Environment, Observation, State, create_app
 except ImportError:
-    raise ImportError(
-        "envforge.adapters.openenv_env needs openenv-core; pip install 'envforge[openenv]' in its own venv"
+    raise ModuleNotFoundError(
+        "envforge.adapters.openenv_env needs openenv-core; pip install 'envforge[openenv]' in its own venv",
+        name="openenv",
     ) from None
 
 MAX_STEPS = 24

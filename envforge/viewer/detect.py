@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Literal
 
 from envforge.errors import UserInputError
+from envforge.ir.manifest import MANIFEST
 from envforge.suite.report import SUITE_JSON
 
 ViewKind = Literal["package", "run", "runs", "suite"]
-MANIFEST = "envforge.yaml"
 
 
 def trajectory_files(folder: Path) -> list[Path]:

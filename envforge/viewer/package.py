@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from envforge.errors import PackageError
 from envforge.exporters.trajectories import oracle_trajectory
 from envforge.ir.tasks import TaskSpec
@@ -46,10 +44,11 @@ def _golden(package: EnvPackage, task_id: str) -> Golden:
 
 def package_site(path: Path, *, parent: str = "") -> Site:
     """Every page of the package at `path`; `parent` links back to a suite's index when the package is one of its."""
-    package = load_package(open_package(path))
-    manifest: dict[str, Any] = yaml.safe_load((path / "envforge.yaml").read_text(encoding="utf-8"))
-    report = ValidationReport.model_validate_json((path / "report.json").read_bytes())
-    graph: dict[str, Any] = json.loads((path / "toolgraph.json").read_text(encoding="utf-8"))
+    opened = open_package(path)
+    package = load_package(opened)
+    manifest = opened.manifest.model_dump(mode="json")
+    report = ValidationReport.model_validate_json(opened.read("report.json"))
+    graph: dict[str, Any] = json.loads(opened.read_text("toolgraph.json"))
     tasks = [package.tasks[task_id] for task_id in package.task_ids]
     common = {"env_id": package.env_id, "title": manifest.get("title", package.env_id), "parent": parent}
     site: Site = {

@@ -133,7 +133,7 @@ def test_the_default_bench_prints_every_runtime_row_at_one_size_what_it_sampled_
     rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
     measures = [line.split("│")[1].strip() for line in rows]
     assert [measure.split(" ")[0] for measure in measures] == [
-        *["session", "READ", "WRITE", "MCP", "RSS", "verify", "synthesize", "verify", "synthesize"]
+        *["session", "READ", "WRITE", "WRITE", "MCP", "RSS", "verify", "synthesize", "verify", "synthesize"]
     ]
     assert measures[-2:] == ["verify @1,000 rows", "synthesize + gate @1,000 rows, per task"]
     samples = [row.split("│")[-2].strip() for row in rows]

@@ -14,7 +14,7 @@ import pytest
 
 from envforge.cli.app import main
 from tests.blueprint_edits import LIBRARY_TEXT, RETAIL_TEXT, edit, line_of, two_chains
-from tests.conftest import REPO, envforge_cli
+from tests.conftest import REPO, envforge_cli, error_lines
 
 PREFIX = "envforge: error: "
 
@@ -22,7 +22,7 @@ PREFIX = "envforge: error: "
 def error_line(stdout: str, stderr: str) -> str:
     """The one error line of a failed command; no traceback anywhere."""
     assert "Traceback" not in stdout + stderr, stderr
-    lines = [line for line in stderr.splitlines() if line.strip()]
+    lines = error_lines(stderr)
     assert len(lines) == 1, stderr
     assert lines[0].startswith(PREFIX), stderr
     return lines[0][len(PREFIX) :]

@@ -18,7 +18,7 @@ from envforge.rollouts.trajectory import Trajectory, save_trajectories
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 from envforge.users import ScriptedUser
-from tests.conftest import REPO, envforge_cli
+from tests.conftest import REPO, envforge_cli, error_lines
 from tests.rollouts.endpoint import odd_tasks, oracle_agent, serve
 
 SHOWCASE = REPO / "generated" / "showcase" / "retail"
@@ -78,5 +78,5 @@ def test_rollouts_without_sft_or_of_a_missing_package_are_one_line_errors(tmp_pa
     ):
         result = envforge_cli("export", str(SHOWCASE), *args, "-o", str(tmp_path / "out"))
         assert result.returncode == 2 and needle in result.stderr
-        assert len(result.stderr.strip().splitlines()) == 1
+        assert len(error_lines(result.stderr)) == 1
     assert not (tmp_path / "out").exists()

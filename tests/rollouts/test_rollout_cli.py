@@ -10,7 +10,7 @@ from envforge.rollouts.trajectory import load_trajectories
 from envforge.runtime.episode import EnvPackage
 from envforge.validators.loaded_package import open_for_check
 from envforge.validators.package_integrity import check_package_integrity
-from tests.conftest import envforge_cli
+from tests.conftest import envforge_cli, error_lines
 from tests.rollouts.endpoint import free_port, odd_tasks, oracle_agent, serve
 
 
@@ -124,6 +124,6 @@ def test_bad_input_gets_one_line_and_exit_2(showcase: EnvPackage, tmp_path: Path
     for args, needle in cases.items():
         result = envforge_cli(*args)
         assert result.returncode == 2, (args, result.stderr)
-        lines = result.stderr.strip().splitlines()
+        lines = error_lines(result.stderr)
         assert len(lines) == 1 and needle in lines[0], (args, result.stderr)
         assert "Traceback" not in result.stderr

@@ -76,9 +76,9 @@ def generate(
     """Generate one environment package from a blueprint (offline, deterministic, resumable), or from a
     description an LLM turns into a blueprint (--from-description; recorded answers replay with --offline)."""
     import envforge
-    from envforge.cli.output import print_outcome, stage_progress
 
     if from_description is not None:
+        from envforge.cli.output import print_outcome, stage_progress
         from envforge.pipeline.dag import GenerateConfig
         from envforge.synthesis.description import build_synthesis_config
         from envforge.synthesis.run import synthesize_environment
@@ -105,6 +105,8 @@ def generate(
     # Before the progress bar, which loads every stage: a bad blueprint is refused in a fraction of a second.
     path = resolve_blueprint(blueprint)
     load_run_blueprint(path, rows, max_rows)
+    from envforge.cli.output import print_outcome, stage_progress
+
     with stage_progress(enabled=not as_json) as on_stage:
         result = envforge.generate(
             path,
