@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Protocol, cast
 from urllib.parse import urlencode, urljoin, urlsplit
 
 import lxml.html
@@ -17,7 +17,6 @@ from lxml.html import HtmlElement
 
 from envforge.errors import EnvforgeError
 from envforge.ir.uitasks import UIStep
-from envforge.runtime.apps.local_client import LocalClient
 
 CONTROLS = frozenset({"input", "select", "textarea", "button"})
 
@@ -109,6 +108,25 @@ def parse_page(html: str) -> dict[str, list[Element]]:
     return elements
 
 
+class PageResponse(Protocol):
+    @property
+    def url(self) -> object: ...
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+class PageClient(Protocol):
+    """What walks an app's pages: envforge's `LocalClient`, or a test's Starlette TestClient."""
+
+    def get(self, url: str) -> PageResponse: ...
+
+    def post(self, url: str, *, content: str, headers: dict[str, str]) -> PageResponse: ...
+
+
 class StepError(EnvforgeError):
     """A step of the path cannot be done on the page as served."""
 
@@ -116,7 +134,7 @@ class StepError(EnvforgeError):
 class HttpPage:
     """One episode's page, moved through the app by clicks, typing and selecting; records every step."""
 
-    def __init__(self, client: LocalClient, home: str) -> None:
+    def __init__(self, client: PageClient, home: str) -> None:
         self.client = client
         self.steps: list[UIStep] = []
         self.url = ""
