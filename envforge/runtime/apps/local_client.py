@@ -4,15 +4,19 @@
 Starlette's TestClient runs the app on an event loop in a portal thread and hands every ASGI message across
 threads; the `uitasks` stage makes thousands of page requests, and most of its time went to those hand-overs. Here
 the app runs on one event loop owned by the client (`asyncio.Runner`) in the caller's thread, so a request is a
-plain call. The apps have no lifespan and no streaming responses, so the client needs neither.
+plain call. Where the caller's thread runs an event loop already (a notebook's kernel), a loop cannot be run
+inside it: the client's loop then lives in one worker thread, one hand-over per request. The apps have no
+lifespan and no streaming responses, so the client needs neither.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Self
+from typing import Any, Self, TypeVar
 from urllib.parse import urljoin, urlsplit
 
 from starlette.types import ASGIApp, Message
@@ -20,6 +24,15 @@ from starlette.types import ASGIApp, Message
 BASE_URL = "http://testserver"
 MAX_REDIRECTS = 20
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+T = TypeVar("T")
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -43,6 +56,7 @@ class LocalClient:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self._runner = asyncio.Runner()
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="local-client") if _loop_running() else None
 
     def __enter__(self) -> Self:
         return self
@@ -53,7 +67,16 @@ class LocalClient:
         self.close()
 
     def close(self) -> None:
-        self._runner.close()
+        if self._worker is None:
+            self._runner.close()
+            return
+        self._worker.submit(self._runner.close).result()
+        self._worker.shutdown()
+
+    def _run(self, call: Coroutine[Any, Any, T]) -> T:
+        if self._worker is None:
+            return self._runner.run(call)
+        return self._worker.submit(self._runner.run, call).result()
 
     def get(self, url: str) -> LocalResponse:
         return self._follow("GET", url, b"", {})
@@ -65,7 +88,7 @@ class LocalClient:
     def _follow(self, method: str, url: str, body: bytes, headers: dict[str, str]) -> LocalResponse:
         url = urljoin(f"{BASE_URL}/", url)
         for _ in range(MAX_REDIRECTS):
-            status, answered, content = self._runner.run(self._call(method, url, body, headers))
+            status, answered, content = self._run(self._call(method, url, body, headers))
             location = answered.get("location")
             if status not in REDIRECTS or location is None:
                 return LocalResponse(url, status, answered, content)
