@@ -1,7 +1,8 @@
 """The installable wheels: `envforge-runtime` (what environments import) and `envforge-env-<domain>`.
 
 An environment wheel carries its package folder as data and depends only on `envforge-runtime`,
-which holds `envforge.ir`, `envforge.runtime` and `envforge.adapters` and nothing of the generator.
+which holds `envforge.ir`, `envforge.runtime`, `envforge.adapters` and the scripted user of `envforge.users` (the
+trainer adapters put it in the loop), and nothing of the generator.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from envforge.runtime.episode import EnvPackage
 from envforge.version import __version__
 
 RUNTIME_DISTRIBUTION = "envforge-runtime"
-RUNTIME_PACKAGES = ("ir", "runtime", "adapters")
+RUNTIME_PACKAGES = ("ir", "runtime", "adapters", "users")
+RUNTIME_EXCLUDED = ("envforge/users/persona.py",)
+"""The model-played user needs `envforge.llm`, a generator package; `envforge.users` loads it only on use."""
 RUNTIME_MODULES = ("errors.py", "hashing.py", "text.py", "version.py", "py.typed")
 RUNTIME_INIT = '''"""The envforge runtime: what environment packages import. The generator and its verbs are not installed."""
 
@@ -61,6 +64,7 @@ def runtime_wheel() -> tuple[WheelSpec, bytes]:
         files[f"envforge/{name}"] = (root / name).read_bytes()
     for package in RUNTIME_PACKAGES:
         files |= files_under(root / package, f"envforge/{package}")
+    files = {name: data for name, data in files.items() if name not in RUNTIME_EXCLUDED}
     spec = WheelSpec(
         name=RUNTIME_DISTRIBUTION,
         version=__version__,

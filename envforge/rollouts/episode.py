@@ -8,7 +8,6 @@ limit. Every call runs in the episode's own session through the runtime's dispat
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,10 +27,8 @@ from envforge.rollouts.trajectory import (
 from envforge.runtime.episode import EnvPackage, render_result
 from envforge.runtime.session import Session
 from envforge.users.base import Turn, UserSimulator
+from envforge.users.conversation import MAX_USER_TURNS, ending, writes_done
 from envforge.users.persona import PersonaUser
-from envforge.users.script import due
-
-_QUESTION = re.compile(r"\?\s*[)\"'*]*\s*$")
 
 
 @dataclass(frozen=True)
@@ -41,7 +38,7 @@ class RolloutConfig:
     max_turns: int = 24
     """Model requests per episode: a follow-up whose details the agent must ask for again takes a careful agent up
     to 20 (two questions, two reports, 13 calls and its closing message)."""
-    max_user_turns: int = 4
+    max_user_turns: int = MAX_USER_TURNS
     """Simulator replies after the opener."""
     max_tokens: int = 384
     """Completion tokens per request."""
@@ -64,11 +61,6 @@ def request_seed(config: RolloutConfig, task_id: str, sample: int) -> int | None
         return None
     digest = hashlib.sha256(f"{config.seed}:{task_id}:{sample}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
-def asks_user(text: str) -> bool:
-    """Whether the agent's message ends with a question to the user (it waits for an answer)."""
-    return bool(_QUESTION.search(text))
 
 
 @dataclass
@@ -201,16 +193,11 @@ class EpisodeRunner:
             run.answer = text
             run.turns.append(Turn(role="agent", content=text))
             verdict = self._judge(task_id, session, run)
-            # A reaction the agent's message calls for (a push back on a refusal) is part of the task.
-            if verdict.passed and due(task, run.turns) is None:
-                return "solved", verdict
-            if task.kind == "read" and not asks_user(text):
-                return "answered", verdict
-            if run.user_turns >= config.max_user_turns:
-                return "user_turn_limit", verdict
-            writes_done = verdict.components.get("expected_changes_made", True)
+            ended = ending(task, run.turns, verdict, user_turns=run.user_turns, max_user_turns=config.max_user_turns)
+            if ended is not None:
+                return ended, verdict
             user_started = time.perf_counter()
-            reply = await self.user.reply(task, run.turns, writes_done=writes_done, sample=sample)
+            reply = await self.user.reply(task, run.turns, writes_done=writes_done(verdict), sample=sample)
             run.user_s += time.perf_counter() - user_started
             run.user_turns += 1
             run.turns.append(Turn(role="user", content=reply))

@@ -151,10 +151,15 @@ class Episode:
             self.failed_calls += 1
         return ok, result
 
+    def judge(self, answer: str | None = None, messages: Sequence[str] = ()) -> Verdict:
+        """The task's verdict on the episode so far, which goes on: what a harness reads to decide whether a
+        conversation is over and whether the task's writes are in place yet."""
+        transcript = Transcript(calls=self.calls, answer=answer, messages=list(messages))
+        return self.package.verify(self.task.id, self.session.history(), transcript)
+
     def finish(self, answer: str | None = None, messages: Sequence[str] = ()) -> Verdict:
         """End the episode with the agent's final answer (and every message it sent, if it sent more than one) and
         judge it with the task's verifier."""
         if self.verdict is None:
-            transcript = Transcript(calls=self.calls, answer=answer, messages=list(messages))
-            self.verdict = self.package.verify(self.task.id, self.session.history(), transcript)
+            self.verdict = self.judge(answer, messages)
         return self.verdict
