@@ -17,17 +17,41 @@ from verl.tools.schemas import ToolResponse
 from envforge.adapters.packages import installed_package
 from envforge.adapters.verl_loop import MAX_TURNS, Generation, run_token_episode
 from envforge.adapters.verl_reward import CALLS_FIELD
+from envforge.errors import UserInputError
 from envforge.runtime.episode import Episode, render_result
+from envforge.users.base import UserSimulator
+from envforge.users.conversation import MAX_USER_TURNS
+from envforge.users.scripted import ScriptedUser
 
 _EPISODE_ATTRIBUTE = "_envforge_episode"
 
 
-class EnvforgeAgentLoop(AgentLoopBase):
-    """Multi-turn tool use on one envforge task; `reward_score` is the task verifier's reward."""
+USERS = ("scripted", "none")
+"""`user:` of an agent loop entry: the scripted user in the loop, or none (the prompt says everything at once)."""
 
-    def __init__(self, *args: Any, max_turns: int = MAX_TURNS, **kwargs: Any) -> None:
+
+def user_simulator(name: str) -> UserSimulator | None:
+    if name not in USERS:
+        raise UserInputError(f"agent_loop.yaml: user: {name!r} is not one of {', '.join(USERS)}; set user: scripted")
+    return ScriptedUser() if name == "scripted" else None
+
+
+class EnvforgeAgentLoop(AgentLoopBase):
+    """Multi-turn tool use on one envforge task, with the simulated user in the loop unless `user: none`;
+    `reward_score` is the task verifier's reward."""
+
+    def __init__(
+        self,
+        *args: Any,
+        max_turns: int = MAX_TURNS,
+        user: str = "scripted",
+        max_user_turns: int = MAX_USER_TURNS,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.max_turns = max_turns
+        self.user = user_simulator(user)
+        self.max_user_turns = max_user_turns
 
     async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
         extra_info = kwargs.get("extra_info") or {}
@@ -46,6 +70,8 @@ class EnvforgeAgentLoop(AgentLoopBase):
             str(extra_info["task_id"]),
             self.tokenizer,
             generate,
+            user=self.user,
+            max_user_turns=self.max_user_turns,
             max_turns=self.max_turns,
             max_prompt_tokens=int(self.rollout_config.prompt_length),
             max_response_tokens=int(self.rollout_config.response_length),
@@ -60,7 +86,11 @@ class EnvforgeAgentLoop(AgentLoopBase):
             num_turns=episode.num_turns,
             metrics={},
             extra_fields={
-                "reward_extra_info": {"acc": float(episode.verdict.passed), "tool_calls": float(episode.tool_calls)}
+                "reward_extra_info": {
+                    "acc": float(episode.verdict.passed),
+                    "tool_calls": float(episode.tool_calls),
+                    "user_turns": float(episode.user_turns),
+                }
             },
         )
 

@@ -1,8 +1,11 @@
 """One multi-turn episode in token space, as verl's agent loops run it (without importing verl).
 
-The model's tokens are kept exactly as generated (mask 1); tool results are rendered with the
-tokenizer's own chat template and appended (mask 0). The episode owns one session, so the state
-carries from call to call, and the task's verifier gives the reward when the model stops calling tools.
+The model's tokens are kept exactly as generated (mask 1); tool results, and the simulated user's replies when a
+user is in the loop, are rendered with the tokenizer's own chat template and appended (mask 0). The episode owns one
+session, so the state carries from call to call. Without a user the prompt holds everything the user would say
+(`EnvPackage.trainer_prompt`) and the first message without a tool call ends the episode; with one, the prompt is
+the user's opener and the conversation ends as in `envforge rollout` (`envforge.users.conversation`). The task's
+verifier gives the reward, judging every message the model sent the user.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from envforge.errors import UserInputError
 from envforge.ir.tasks import Verdict
 from envforge.runtime.agent_text import CallAction, parse_calls
 from envforge.runtime.episode import EnvPackage, Episode, render_result
+from envforge.users.base import UserSimulator
+from envforge.users.conversation import MAX_USER_TURNS, Conversation
 
 MAX_TURNS = 16
 """Model turns an episode may take: the longest golden chain of the shipped domains (12 calls, then the answer)
@@ -50,6 +55,9 @@ class TokenEpisode:
     response_logprobs: list[float] | None
     """The model's log-probabilities (0 for added tokens), when every generation had them."""
     num_turns: int
+    """The model's turns."""
+    user_turns: int
+    """The simulated user's replies after the opener (0 without a user in the loop)."""
     tool_calls: int
     verdict: Verdict
 
@@ -88,15 +96,21 @@ async def run_token_episode(
     tokenizer: ChatTokenizer,
     generate: Generate,
     *,
+    user: UserSimulator | None = None,
+    max_user_turns: int = MAX_USER_TURNS,
     max_turns: int = MAX_TURNS,
     max_prompt_tokens: int | None = None,
     max_response_tokens: int = 4096,
     template_kwargs: dict[str, Any] | None = None,
 ) -> TokenEpisode:
-    """Run the model on the task until it answers without a tool call, or a limit is hit; then judge it."""
+    """Run the model on the task until the conversation ends (without a user: its first message without a tool
+    call), or a limit is hit; then judge it."""
     episode = Episode(package, task_id)
+    conversation = Conversation(episode, user, max_user_turns=max_user_turns) if user is not None else None
     render = _Renderer(tokenizer, package.env.tool_list(), dict(template_kwargs or {}))
-    messages: list[dict[str, Any]] = list(package.trainer_prompt(task_id))
+    messages: list[dict[str, Any]] = (
+        conversation.opening() if conversation is not None else list(package.trainer_prompt(task_id))
+    )
     head = render.text(messages, prompt=True)
     prompt_ids = tokenizer.encode(head, add_special_tokens=False)
     if max_prompt_tokens is not None and len(prompt_ids) > max_prompt_tokens:
@@ -118,10 +132,13 @@ async def run_token_episode(
         text = tokenizer.decode(output.token_ids, skip_special_tokens=True)
         head += tokenizer.decode(output.token_ids, skip_special_tokens=False)
         calls = parse_calls(text)
+        results: list[dict[str, Any]] = []
         if not calls:
             answer = text.strip()
-            break
-        results = []
+            reply = await conversation.say(answer) if conversation is not None else None
+            if reply is None:
+                break
+            results.append({"role": "user", "content": reply})
         for call in calls:
             if isinstance(call, CallAction):
                 _, result = episode.call(call.name, call.arguments)
@@ -137,13 +154,14 @@ async def run_token_episode(
         if logprobs is not None:
             logprobs += [0.0] * len(added_ids)
         messages = [*before, *results]
-    verdict = episode.finish(answer)
+    verdict = conversation.finish() if conversation is not None else episode.finish(answer)
     return TokenEpisode(
         prompt_ids=prompt_ids,
         response_ids=response_ids[:max_response_tokens],
         response_mask=mask[:max_response_tokens],
         response_logprobs=logprobs[:max_response_tokens] if logprobs is not None else None,
         num_turns=turns,
+        user_turns=conversation.user_turns if conversation is not None else 0,
         tool_calls=len(episode.calls),
         verdict=verdict,
     )

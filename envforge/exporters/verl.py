@@ -1,9 +1,13 @@
 """verl datasets and configs: Parquet rows verl's RLHFDataset reads, the tool config, the agent loop.
 
-Rows carry no answer and no verifier: the prompt is the policy and the user's request, and
-`reward_model.ground_truth` is the task id, which the reward side resolves against the installed
-environment wheel. Rows have no `agent_name`: choose the loop with `rollout.agent.default_agent_loop`
-(`envforge_agent` owns one session per trajectory; `tool_agent` is verl's stock loop).
+Rows carry no answer and no verifier: `reward_model.ground_truth` is the task id, which the reward side resolves
+against the installed environment wheel. Rows have no `agent_name`: choose the loop with
+`rollout.agent.default_agent_loop`. `envforge_agent` owns one session per trajectory and plays the scripted user:
+the model sees the user's opener and must ask for what the user holds back, and the user answers, confirms, adds a
+follow-up or pushes back as in `envforge rollout`. verl 0.9 has no interaction hook in its stock loop (0.9 removed
+`verl.interactions`), so the user lives in this loop. `envforge_agent_single_turn` and verl's stock `tool_agent`
+have no user: they read the row's `prompt`, the request with everything the user would say folded in
+(`EnvPackage.trainer_prompt`).
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from envforge.exporters.split import Split
 from envforge.exporters.tables import parquet_bytes
 from envforge.exporters.wheels_names import module_name
 from envforge.runtime.episode import EnvPackage
+from envforge.users.conversation import MAX_USER_TURNS
 
 AGENT_LOOP_NAME = "envforge_agent"
+SINGLE_TURN_LOOP_NAME = "envforge_agent_single_turn"
 AGENT_LOOP_TARGET = "envforge.adapters.verl_agent.EnvforgeAgentLoop"
 TOOL_CLASS = "envforge.adapters.verl_agent.EnvforgeTool"
 
@@ -85,7 +91,16 @@ def tool_config(package: EnvPackage) -> dict[str, Any]:
 
 
 def agent_loop_config() -> list[dict[str, Any]]:
-    return [{"name": AGENT_LOOP_NAME, "_target_": AGENT_LOOP_TARGET, "max_turns": MAX_TURNS}]
+    return [
+        {
+            "name": AGENT_LOOP_NAME,
+            "_target_": AGENT_LOOP_TARGET,
+            "max_turns": MAX_TURNS,
+            "user": "scripted",
+            "max_user_turns": MAX_USER_TURNS,
+        },
+        {"name": SINGLE_TURN_LOOP_NAME, "_target_": AGENT_LOOP_TARGET, "max_turns": MAX_TURNS, "user": "none"},
+    ]
 
 
 def _yaml(value: object) -> bytes:

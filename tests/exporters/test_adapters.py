@@ -7,6 +7,7 @@ import asyncio
 import importlib
 import inspect
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,9 @@ from envforge.ir.tasks import TaskSpec
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
+from envforge.users.scripted import ScriptedUser
 from tests.conftest import BLUEPRINTS
+from tests.users.agent_turns import agent_turns
 
 DOMAINS = sorted(path.stem for path in BLUEPRINTS)
 
@@ -58,10 +61,54 @@ def test_trl_environment_class_runs_every_oracle_to_reward_one(
 
 
 @pytest.mark.usefixtures("unpacked_wheels")
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_trl_environment_with_the_user_plays_every_golden_conversation_to_reward_one(
+    packages: dict[str, Path], exports: Path, domain: str
+) -> None:
+    """The rollout starts from the `opening` column; each message of the golden conversation but the last goes to
+    the scripted user through `send_message_to_user`, whose replies hold what the user kept back; the last is the
+    completion's final message, as in a TRL rollout."""
+    from transformers.utils.chat_template_utils import get_json_schema
+
+    cls = importlib.import_module(f"envforge_env_{domain}.trl_env").ENVIRONMENT_WITH_USER
+    package = load_package(open_package(packages[domain]))
+    tools = {name for name, _ in inspect.getmembers(cls, inspect.isfunction) if not name.startswith("_")} - {"reset"}
+    assert tools == {tool.name for tool in package.env.toolgraph.tools} | {"send_message_to_user"}
+    schema = get_json_schema(cls().send_message_to_user)["function"]
+    assert schema["parameters"]["required"] == ["message"] and "customer" in schema["description"]
+    rows = pq.read_table(exports / "trl" / domain / "train.parquet").to_pylist()
+    environments, completions, replies = [], [], []
+    for row in rows:
+        task = package.task(row["task_id"])
+        assert row["opening"] == package.prompt(task.id)
+        environment = cls()
+        assert environment.reset(**row) is None
+        turns = agent_turns(package, task)
+        for index, turn in enumerate(turns):
+            for call in turn.calls:
+                result = json.loads(getattr(environment, call.name)(**call.arguments))
+                assert "error" not in result, (task.id, call.name, result)
+            if index < len(turns) - 1:
+                replies.append(asyncio.run(environment.send_message_to_user(turn.text)))
+        environments.append(environment)
+        completions.append([{"role": "assistant", "content": turns[-1].text}])
+    assert verifier_reward(completions, environments) == [1.0] * len(rows)
+    assert replies, f"no {domain} task needs the user's answer"
+    liars = [cls() for _ in rows]
+    for environment, row in zip(liars, rows, strict=True):
+        environment.reset(**row)
+        asyncio.run(environment.send_message_to_user("All done, I have made the changes you asked for."))
+    lies = [[{"role": "assistant", "content": "Done."}]] * len(rows)
+    assert verifier_reward(lies, liars) == [0.0] * len(rows)
+
+
+@pytest.mark.usefixtures("unpacked_wheels")
 def test_a_suite_maps_environment_names_to_classes() -> None:
     factories = environment_factories(*(f"envforge_env_{domain}" for domain in DOMAINS))
     assert sorted(factories) == DOMAINS
     assert factories["retail"].__name__ == "RetailEnvironment"
+    with_user = environment_factories(*(f"envforge_env_{domain}" for domain in DOMAINS), user=True)
+    assert with_user["retail"].__name__ == "RetailEnvironmentWithUser"
 
 
 def _hermes(name: str, arguments: dict[str, Any]) -> str:
@@ -130,6 +177,20 @@ class CharTokenizer:
         return "".join(chr(token) for token in token_ids)
 
 
+def _scripted_model(
+    tokenizer: CharTokenizer, turns: list[str], log_prob: float | None = None
+) -> tuple[Callable[[list[int]], Awaitable[Generation]], list[list[int]]]:
+    """A model that says `turns` in order, one per generation, and the token ids it generated so far."""
+    generated: list[list[int]] = []
+
+    async def generate(prompt_ids: list[int]) -> Generation:
+        output = tokenizer.encode(turns[len(generated)])
+        generated.append(output)
+        return Generation(output, None if log_prob is None else [log_prob] * len(output))
+
+    return generate, generated
+
+
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
     packages: dict[str, Path], domain: str
@@ -138,15 +199,7 @@ def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
     tokenizer = CharTokenizer()
     for task in _tasks(package)[:10]:
         turns = [_hermes(call.name, call.arguments) for call in task.oracle] + [package.golden_message(task.id)]
-        generated: list[list[int]] = []
-
-        async def generate(
-            prompt_ids: list[int], turns: list[str] = turns, generated: list[list[int]] = generated
-        ) -> Generation:
-            output = tokenizer.encode(turns[len(generated)])
-            generated.append(output)
-            return Generation(output, [-0.5] * len(output))
-
+        generate, generated = _scripted_model(tokenizer, turns, log_prob=-0.5)
         # One token per character makes long responses: lift the length limit (tested below).
         episode = asyncio.run(
             run_token_episode(package, task.id, tokenizer, generate, max_turns=len(turns), max_response_tokens=10**7)
@@ -160,6 +213,44 @@ def test_verl_token_loop_owns_the_state_and_masks_what_the_environment_added(
         assert added.startswith("<|im_end|>\n<|im_start|>user\n<tool_response>")
         assert tokenizer.decode(episode.prompt_ids).endswith("<|im_start|>assistant\n")
         assert episode.response_logprobs == [-0.5 if bit else 0.0 for bit in episode.response_mask]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_verl_token_loop_with_the_scripted_user_asks_and_is_answered(packages: dict[str, Path], domain: str) -> None:
+    """The model (scripted) plays the golden conversation; the loop's scripted user answers each message, and its
+    replies are environment tokens (mask 0) in the response."""
+    package = load_package(open_package(packages[domain]))
+    tokenizer = CharTokenizer()
+    holding = 0
+    for task in _tasks(package)[:10]:
+        turns = [
+            output
+            for turn in agent_turns(package, task)
+            for output in [*(_hermes(call.name, call.arguments) for call in turn.calls), turn.text]
+        ]
+        generate, _ = _scripted_model(tokenizer, turns)
+        episode = asyncio.run(
+            run_token_episode(
+                package,
+                task.id,
+                tokenizer,
+                generate,
+                user=ScriptedUser(),
+                max_turns=len(turns),
+                max_response_tokens=10**7,
+            )
+        )
+        assert episode.verdict.reward == 1.0, (task.id, episode.verdict.reasons)
+        prompt = tokenizer.decode(episode.prompt_ids)
+        assert prompt.endswith(f"<|im_start|>user\n{task.instruction}<|im_end|>\n<|im_start|>assistant\n")
+        added = tokenizer.decode([t for t, m in zip(episode.response_ids, episode.response_mask, strict=True) if not m])
+        assert added.count("<|im_start|>user\n") == added.count("<tool_response>") + episode.user_turns
+        if task.scenario.details or task.scenario.which:
+            holding += 1
+            assert episode.user_turns >= 1, task.id
+            # What the user held back reaches the model only in the user's replies, never in the prompt.
+            assert all(str(value) not in prompt for value in task.scenario.which.values())
+    assert holding, f"no {domain} task holds anything back"
 
 
 def test_verl_token_loop_stops_at_the_response_limit(retail_package: Path) -> None:

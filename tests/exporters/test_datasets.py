@@ -62,8 +62,10 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
                     row["reward_model"]["ground_truth"]
                 }
     loops = yaml.safe_load((folder / "agent_loop.yaml").read_text())
+    target = "envforge.adapters.verl_agent.EnvforgeAgentLoop"
     assert loops == [
-        {"name": "envforge_agent", "_target_": "envforge.adapters.verl_agent.EnvforgeAgentLoop", "max_turns": 16}
+        {"name": "envforge_agent", "_target_": target, "max_turns": 16, "user": "scripted", "max_user_turns": 4},
+        {"name": "envforge_agent_single_turn", "_target_": target, "max_turns": 16, "user": "none"},
     ]
     configs = {domain: folder / "tool_config.yaml"}
     if domain == "suite":
@@ -98,6 +100,9 @@ def test_prompts_show_the_agent_no_answer_and_no_verifier(packages: dict[str, Pa
                 assert row["prompt"] == package.trainer_prompt(task_id)
                 # The policy and the tool names are the same for every task; what could leak is in the rest.
                 visible = {**row, "prompt": row["prompt"][1:]}
+                if "opening" in row:
+                    assert row["opening"] == package.prompt(task_id)
+                    visible["opening"] = row["opening"][1:]
                 if "extra_info" in row:
                     visible["extra_info"] = {k: v for k, v in row["extra_info"].items() if k != "tools_kwargs"}
                 text = json.dumps(visible, default=str)
@@ -117,6 +122,10 @@ def test_trl_rows_select_their_environment(exports: Path) -> None:
     assert {row["environment"] for row in suite} == set(DOMAINS)
     for row in suite:
         assert row["env_id"] == f"envforge/{row['environment']}-v0" and row["task_id"].startswith(row["environment"])
+        # `opening` (for the environment with the user in the loop) is the policy and the request alone.
+        assert [message["role"] for message in row["opening"]] == ["system", "user"]
+        assert row["opening"][0] == row["prompt"][0]
+        assert row["prompt"][1]["content"].startswith(row["opening"][1]["content"])
 
 
 @pytest.mark.parametrize("domain", [*DOMAINS, "suite"])
@@ -145,6 +154,24 @@ def test_sft_exports_load_with_datasets_and_keep_arguments_intact(
         assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
             (call.name, call.arguments) for call in task.oracle
         ]
+
+
+def test_sft_closings_vary_their_frame_and_still_state_the_answer(packages: dict[str, Path], exports: Path) -> None:
+    """A model fine-tuned on the demonstrations should not learn one frame for every answer and every report; each
+    demonstration still passed its verifier with its varied words (the export judges it, `reward` is 1)."""
+    table = load_dataset("parquet", data_files=str(exports / "sft" / "suite" / "messages.parquet"), split="train")
+    frames: set[str] = set()
+    sign_offs: set[str] = set()
+    for row in table:
+        task = load_package(open_package(packages[row["task_id"].rsplit("-", 1)[0]])).task(row["task_id"])
+        last = row["messages"][-1]["content"]
+        assert row["reward"] == 1.0
+        sign_offs.add(last.rsplit(".", 1)[-1].strip())
+        if task.expected_answer is not None:
+            assert task.expected_answer in last, (task.id, last)
+            frames.add(last.split(task.expected_answer)[0].split(".")[-1].strip())
+    assert len(frames) >= 4, frames
+    assert len(sign_offs) >= 4, sign_offs
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -69,10 +69,10 @@ def test_verl_runs_the_exported_loop_tools_and_reward(
     assert tools["count"] == tools["declared"] == tools["names"] == tool_count
     assert tools["mismatches"] == []
     assert summary["worker_tools"] == {"count": tool_count, "classes": ["EnvforgeTool"]}
-    assert {"envforge_agent", "tool_agent"} <= set(summary["registry"])
+    assert {"envforge_agent", "envforge_agent_single_turn", "tool_agent"} <= set(summary["registry"])
     assert set(summary["run_kwargs"]) >= RUN_KWARGS and summary["tools_kwargs_complete"]
 
-    # The exported loop, built by hydra from agent_loop.yaml: the oracle earns 1, answering at once 0.
+    # The exported single-turn loop, built by hydra from agent_loop.yaml: the oracle earns 1, answering at once 0.
     custom = summary["custom"]
     kinds = {row["kind"] for row in custom}
     assert len(custom) >= 5 and {"read", "write"} <= kinds
@@ -84,6 +84,8 @@ def test_verl_runs_the_exported_loop_tools_and_reward(
         # The model stopped at <|im_end|>; the environment's turn continues exactly as the chat template does.
         assert row["env_turn_start"].startswith("\n<|im_start|>user"), row
         assert row["idle_reward"] == 0.0 and row["idle_tokens_match"], row
+
+    _check_conversation(summary["conversation"], len(custom))
 
     # verl's stock tool_agent loop with the exported tools: one session per trajectory across its
     # create/execute/release per call; the decoded response scores 1 with verl_reward.compute_score.
@@ -100,8 +102,25 @@ def test_verl_runs_the_exported_loop_tools_and_reward(
 
     # Whole batches through AgentLoopWorker.generate_sequences: the reward reaches rm_scores, for
     # tool_agent through verl's reward loop loading verl_reward.py by path.
-    for loop in ("envforge_agent", "tool_agent"):
-        for script, reward in (("oracle", 1.0), ("idle", 0.0)):
-            batch = summary["batches"][f"{loop}/{script}"]
-            assert batch["rm_scores"] == batch["acc"] == [reward] * len(custom), (loop, script, batch)
-            assert batch["trajectories"] == len(custom) and batch["prefix_ok"] and batch["mask_within_attention"]
+    for loop, script, reward in (
+        ("envforge_agent", "golden", 1.0),
+        ("envforge_agent", "idle", 0.0),
+        ("tool_agent", "oracle", 1.0),
+        ("tool_agent", "idle", 0.0),
+    ):
+        batch = summary["batches"][f"{loop}/{script}"]
+        assert batch["rm_scores"] == batch["acc"] == [reward] * len(custom), (loop, script, batch)
+        assert batch["trajectories"] == len(custom) and batch["prefix_ok"] and batch["mask_within_attention"]
+
+
+def _check_conversation(conversation: list[dict[str, Any]], tasks: int) -> None:
+    """The default loop plays the scripted user: the prompt is the user's opener, the model's side of the golden
+    conversation earns 1 (every turn used, none beyond), and the user's replies are in the response as environment
+    turns; a task that holds something back is answered only once asked."""
+    assert len(conversation) == tasks and any(row["holds_back"] for row in conversation)
+    for row in conversation:
+        assert row["reward"] == row["acc"] == 1.0 and row["prompt_is_opener"] and row["prefix_ok"], row
+        assert row["generations"] == row["golden_turns"] and row["response_tokens"] == row["mask_tokens"], row
+        assert row["user_messages"] == row["user_turns"] and (row["user_turns"] >= 1) >= row["holds_back"], row
+        # "Done." answers a question (wrongly) at once; on a write task the user pushes until out of turns.
+        assert row["idle_reward"] == 0.0 and row["idle_user_turns"] == (0 if row["kind"] == "read" else 4), row

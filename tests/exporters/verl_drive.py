@@ -60,6 +60,7 @@ from envforge.adapters.packages import installed_package  # noqa: E402
 from envforge.adapters.verl_agent import EnvforgeTool  # noqa: E402
 from envforge.adapters.verl_reward import compute_score  # noqa: E402
 from envforge.ir.tasks import TaskSpec, ToolCall  # noqa: E402
+from envforge.runtime.dialogue import golden_dialogue  # noqa: E402
 from envforge.runtime.episode import EnvPackage, Episode  # noqa: E402
 
 import_s = time.perf_counter() - started
@@ -176,6 +177,17 @@ def answer(task: TaskSpec) -> str:
 
 def oracle_turns(task: TaskSpec, extra: list[ToolCall] | None = None) -> list[str]:
     return [hermes(call) for call in [*task.oracle, *(extra or [])]] + [answer(task)]
+
+
+def golden_turns(task: TaskSpec) -> list[str]:
+    """The model's turns of the task's golden conversation (`golden_dialogue`): its questions for what the user
+    holds back, each call, its reports and its closing message; the user's turns are the loop's scripted user's."""
+    blueprint = installed_package(f"envforge_env_{DOMAIN}").env.blueprint
+    return [
+        hermes(step) if isinstance(step, ToolCall) else step.text
+        for step in golden_dialogue(task, blueprint)
+        if isinstance(step, ToolCall) or step.role == "agent"
+    ]
 
 
 class ScriptedServer:
@@ -375,7 +387,7 @@ def mask_summary(tokenizer: Any, output: Any) -> dict[str, Any]:
 
 
 async def custom_loop(worker: Any, batch: DataProto, tasks: list[TaskSpec]) -> list[dict[str, Any]]:
-    """The exported `envforge_agent` loop: the oracle script earns 1, answering at once earns 0."""
+    """The exported `envforge_agent_single_turn` loop: the oracle script earns 1, answering at once earns 0."""
     tokenizer = worker.tokenizer
     results = []
     for index, task in enumerate(tasks):
@@ -402,6 +414,42 @@ async def custom_loop(worker: Any, batch: DataProto, tasks: list[TaskSpec]) -> l
                 "overrun": oracle.overrun,
                 "idle_reward": idle_output.reward_score,
                 "idle_tokens_match": len(idle_output.response_ids) == len(idle_output.response_mask),
+            }
+        )
+    return results
+
+
+async def conversation_loop(worker: Any, batch: DataProto, tasks: list[TaskSpec]) -> list[dict[str, Any]]:
+    """The exported `envforge_agent` loop, with the scripted user: the model's side of the golden conversation
+    earns 1, and the user's answers reach the model as environment tokens; answering at once earns 0."""
+    tokenizer = worker.tokenizer
+    results = []
+    for index, task in enumerate(tasks):
+        kwargs = sample_kwargs(batch, index)
+        golden = ScriptedServer(tokenizer, {task.instruction: golden_turns(task)})
+        output = await run_loop(worker, golden, dict(kwargs))
+        idle = ScriptedServer(tokenizer, {task.instruction: ["Done."]})
+        idle_output = await run_loop(worker, idle, dict(kwargs))
+        response = tokenizer.decode(output.response_ids)
+        prompt = tokenizer.decode(output.prompt_ids)
+        info = output.extra_fields.get("reward_extra_info", {})
+        results.append(
+            {
+                "task_id": task.id,
+                "kind": task.kind,
+                "holds_back": bool(task.scenario.details or task.scenario.which),
+                "reward": output.reward_score,
+                "acc": info.get("acc"),
+                "user_turns": info.get("user_turns"),
+                "user_messages": response.count("<|im_start|>user\n") - response.count("<|im_start|>user\n<tool_"),
+                "prompt_is_opener": prompt.rstrip().endswith(f"{task.instruction}<|im_end|>\n<|im_start|>assistant"),
+                "golden_turns": len(golden_turns(task)),
+                "generations": golden.turn[next(iter(golden.task_of))],
+                "response_tokens": len(output.response_ids),
+                "mask_tokens": len(output.response_mask),
+                "prefix_ok": golden.prefix_ok,
+                "idle_reward": idle_output.reward_score,
+                "idle_user_turns": idle_output.extra_fields.get("reward_extra_info", {}).get("user_turns"),
             }
         )
     return results
@@ -475,11 +523,14 @@ async def worker_batches(worker: Any, rows: list[dict[str, Any]], tasks: list[Ta
     tokenizer = worker.tokenizer
     scripts = {
         "oracle": {task.instruction: oracle_turns(task) for task in tasks},
+        "golden": {task.instruction: golden_turns(task) for task in tasks},
         "idle": {task.instruction: ["Done."] for task in tasks},
     }
+    runs = {"envforge_agent": ("golden", "idle"), "tool_agent": ("oracle", "idle")}
     results: dict[str, Any] = {}
-    for agent_name in ("envforge_agent", "tool_agent"):
-        for script, by_instruction in scripts.items():
+    for agent_name, names in runs.items():
+        for script in names:
+            by_instruction = scripts[script]
             worker.llm_client = server = ScriptedServer(tokenizer, by_instruction)
             # Fresh row objects per batch, as the dataloader gives each step: verl's reward manager updates
             # a row's extra_info in place with the loop's extra_fields.
@@ -503,7 +554,7 @@ async def main() -> dict[str, Any]:
     corpus = [json.dumps(entry) for entry in yaml.safe_load(tool_config.read_text())["tools"]]
     for task in package.tasks.values():
         corpus += [message["content"] for message in package.prompt(task.id)]
-        corpus += oracle_turns(task)
+        corpus += oracle_turns(task) + golden_turns(task)
     timings: dict[str, float] = {"import_s": import_s}
     clock = time.perf_counter()
     model = build_model_dir(WORK / "model", corpus * 4)
@@ -516,7 +567,8 @@ async def main() -> dict[str, Any]:
     dataset = RLHFDataset(data_files=[str(domain / "train.parquet")], tokenizer=worker.tokenizer, config=config.data)
     rows = pick_rows(dataset, package)
     tasks = [package.task(row["reward_model"]["ground_truth"]) for row in rows]
-    batch = make_batch(rows, "envforge_agent")
+    batch = make_batch(rows, "envforge_agent_single_turn")
+    conversation_batch = make_batch(rows, "envforge_agent")
     timings["setup_s"] = time.perf_counter() - clock
 
     summary: dict[str, Any] = {
@@ -535,6 +587,7 @@ async def main() -> dict[str, Any]:
     }
     for name, step in (
         ("custom", custom_loop(worker, batch, tasks)),
+        ("conversation", conversation_loop(worker, conversation_batch, tasks)),
         ("stock", stock_loop(worker, batch, tasks, package)),
         ("read_back", read_back(worker, batch, tasks, package)),
         ("batches", worker_batches(worker, rows, tasks)),
