@@ -1,10 +1,15 @@
-"""TRL's `GRPOTrainer(environment_factory=...)`: the base of the generated environment classes.
+"""TRL's `GRPOTrainer(environment_factory=...)`: the bases of the generated environment classes.
 
 TRL makes one instance per rollout, calls `reset(**row)` with the dataset row, and exposes every
 public function of the class as a tool, so this base defines only `reset` and private helpers;
 the exported `trl_env.py` adds one typed, documented method per tool. The reward is
 `verifier_reward`: it needs the model's final message for question tasks, which an environment
 alone never sees, so it is a reward function over (completions, environments).
+
+TRL's rollout ends at the model's first message without a tool call, so a user in the loop is reached through a
+tool: `ConversationEnvironment.send_message_to_user` gives the agent's message to the scripted user and returns the
+reply, as `envforge rollout` would; the conversation is over when the model answers without a tool call. Its rows
+start from the user's opener (the dataset's `opening` column), not from the folded `prompt`.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from typing import Any, ClassVar
 from envforge.adapters.packages import installed_package
 from envforge.ir.tasks import Verdict
 from envforge.runtime.episode import Episode, render_result
+from envforge.users.conversation import MAX_USER_TURNS, Conversation
+from envforge.users.scripted import ScriptedUser
 
 
 class ToolEnvironment:
@@ -53,6 +60,45 @@ class ToolEnvironment:
         if self._episode is None:
             raise RuntimeError(f"{type(self).__name__}: no rollout to judge; reset(task_id=...) first")
         return self._episode.finish(answer)
+
+
+class ConversationEnvironment(ToolEnvironment):
+    """A rollout with the scripted user in the loop: the agent talks to the user through `send_message_to_user`."""
+
+    max_user_turns: ClassVar[int] = MAX_USER_TURNS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._conversation: Conversation | None = None
+
+    def reset(self, **row: Any) -> str | None:
+        """Start the rollout of the row's task with the user's opener as the prompt; nothing is added to it."""
+        self._episode = Episode(self._package, str(row["task_id"]))
+        self._conversation = Conversation(self._episode, ScriptedUser(), max_user_turns=self.max_user_turns)
+        return None
+
+    async def send_message_to_user(self, message: str) -> str:
+        """Send a message to the customer and wait for their answer: ask for what you need to know, confirm before
+        changing anything, or report what you did. Your last message, written without any tool call, ends the
+        conversation.
+
+        Args:
+            message: What you say to the customer.
+
+        Returns:
+            The customer's reply.
+        """
+        if self._conversation is None:
+            raise RuntimeError(f"{type(self).__name__}: reset(task_id=...) before talking to the user")
+        reply = await self._conversation.say(message)
+        if reply is None:
+            return "(The customer has nothing more to say. Reply without a tool call to end the conversation.)"
+        return reply
+
+    def _finish(self, answer: str | None) -> Verdict:
+        if self._conversation is None:
+            raise RuntimeError(f"{type(self).__name__}: no rollout to judge; reset(task_id=...) first")
+        return self._conversation.finish(answer)
 
 
 def final_answer(completion: list[dict[str, Any]] | str) -> str | None:
@@ -97,13 +143,15 @@ def with_tools(environment: type[ToolEnvironment], names: list[str]) -> type[Too
         "max_result_chars": environment.max_result_chars,
         "__doc__": environment.__doc__,
     }
-    return type(environment.__name__, (ToolEnvironment,), namespace)
+    base = ConversationEnvironment if issubclass(environment, ConversationEnvironment) else ToolEnvironment
+    return type(environment.__name__, (base,), namespace)
 
 
-def environment_factories(*env_modules: str) -> dict[str, type[ToolEnvironment]]:
-    """`environment_factory=` for a mixed suite: the dataset's `environment` column -> each wheel's class."""
+def environment_factories(*env_modules: str, user: bool = False) -> dict[str, type[ToolEnvironment]]:
+    """`environment_factory=` for a mixed suite: the dataset's `environment` column -> each wheel's class (with
+    the user in the loop when `user`; then train on the `opening` column)."""
     factories: dict[str, type[ToolEnvironment]] = {}
     for env_module in env_modules:
         module = importlib.import_module(f"{env_module}.trl_env")
-        factories[str(module.ENVIRONMENT_NAME)] = module.ENVIRONMENT
+        factories[str(module.ENVIRONMENT_NAME)] = module.ENVIRONMENT_WITH_USER if user else module.ENVIRONMENT
     return factories

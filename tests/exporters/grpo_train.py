@@ -11,6 +11,7 @@ Writes a JSON summary.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import os
 import sys
@@ -30,7 +31,12 @@ from trl.trainer.grpo_trainer import GRPOTrainer
 site, exports, model_dir, summary_path = (Path(argument) for argument in sys.argv[1:5])
 sys.path.insert(0, str(site))
 
-from envforge.adapters.trl import ToolEnvironment, tool_use_reward, verifier_reward, with_tools  # noqa: E402
+from envforge.adapters.trl import (  # noqa: E402
+    ConversationEnvironment,
+    tool_use_reward,
+    verifier_reward,
+    with_tools,
+)
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 # The ChatML template with Hermes-style tools that `envforge serve-model` gives vLLM too.
@@ -98,7 +104,11 @@ shown = [
 
 calls: list[str] = []
 judged: list[float] = []
-exported = with_tools(__import__("envforge_env_retail.trl_env", fromlist=["ENVIRONMENT"]).ENVIRONMENT, TOOLS)
+user_turns: list[int] = []
+# The environment with the scripted user in the loop, reached through its `send_message_to_user` tool.
+exported = with_tools(
+    __import__("envforge_env_retail.trl_env", fromlist=["ENVIRONMENT_WITH_USER"]).ENVIRONMENT_WITH_USER, TOOLS
+)
 
 
 class Environment(exported):  # type: ignore[misc,valid-type]
@@ -109,9 +119,10 @@ class Environment(exported):  # type: ignore[misc,valid-type]
         return str(super()._call(name, arguments))
 
 
-def verifier(completions: list[Any], environments: list[ToolEnvironment], **kwargs: Any) -> list[float]:
-    rewards = verifier_reward(completions, environments)
+def verifier(completions: list[Any], environments: list[ConversationEnvironment], **kwargs: Any) -> list[float]:
+    rewards = verifier_reward(completions, [*environments])
     judged.extend(rewards)
+    user_turns.extend(environment._conversation.user_turns for environment in environments if environment._conversation)
     return rewards
 
 
@@ -119,7 +130,7 @@ rows = load_dataset("parquet", data_files=[str(exports / f"trl/retail/{split}.pa
 dataset = (
     rows["train"]
     .filter(lambda row: row["task_id"] in {task["id"] for task in practice})
-    .map(lambda row: {"prompt": [row["prompt"][0], *shown, *row["prompt"][1:]]})
+    .map(lambda row: {"prompt": [row["opening"][0], *shown, *row["opening"][1:]]})
 )
 
 tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -176,6 +187,9 @@ summary_path.write_text(
             "steps": trainer.state.global_step,
             "tools": TOOLS,
             "tool_calls": calls,
+            "offered": sorted(tool.__name__ for tool in trainer.tools),
+            "async_tools": sorted(tool.__name__ for tool in trainer.tools if inspect.iscoroutinefunction(tool)),
+            "user_turns": user_turns,
             "verifier_rewards": judged,
             "changed_parameters": len(changed),
             "parameters": len(before),

@@ -18,9 +18,9 @@ def test_grpo_trains_two_steps_on_the_trl_export(exports: Path, unpacked_wheels:
 
     A 135M model almost never solves a task, and GRPO learns nothing from a group whose rewards are
     all equal, so the verifier's 0/1 reward is joined by `tool_use_reward` (calls the environment
-    accepted). The prompts are the exported ones, with one exported demonstration before the request, and
-    the environment offers the demonstration's tools only, so that the prompt stays short enough for the
-    model to copy a call. The test asserts the verifier judged every rollout, the rollouts reached the
+    accepted). The prompts are the exported `opening` column, with one exported demonstration before the request,
+    and the environment offers the demonstration's tools only, so that the prompt stays short enough for the
+    model to copy a call, and the scripted user's `send_message_to_user`. The test asserts the verifier judged every rollout, the rollouts reached the
     environment's tools, and the weights moved (weight decay is off, so only gradients move them).
     """
     summary_path = tmp_path / "summary.json"
@@ -43,5 +43,9 @@ def test_grpo_trains_two_steps_on_the_trl_export(exports: Path, unpacked_wheels:
     assert summary["steps"] == 2
     assert summary["tool_calls"], "no rollout called an environment tool"
     assert set(summary["tool_calls"]) <= set(summary["tools"])
+    # The environment puts the scripted user in the loop: TRL offered its tool and awaited it as an async tool.
+    assert summary["offered"] == sorted([*summary["tools"], "send_message_to_user"])
+    assert summary["async_tools"] == ["send_message_to_user"]
+    assert len(summary["user_turns"]) == len(summary["verifier_rewards"])
     assert len(summary["verifier_rewards"]) == 8 and set(summary["verifier_rewards"]) <= {0.0, 1.0}
     assert summary["changed_parameters"] > 0, summary
