@@ -1,7 +1,8 @@
 """Oracle trajectories as OpenAI chat messages: the golden tool chain replayed for real, then judged.
 
 Every trajectory is replayed in a fresh session and must pass the task's shipped verifier; an export
-never ships a demonstration that its own environment would score 0.
+never ships a demonstration that its own environment would score 0. The agent's last messages are worded with
+variety (`phrasing.varied`) before they are judged.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envforge.errors import PackageError
+from envforge.exporters.phrasing import varied
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.dialogue import Said, golden_dialogue
 from envforge.runtime.episode import EnvPackage, Episode, render_result
@@ -56,8 +58,9 @@ def oracle_trajectory(package: EnvPackage, task_id: str) -> Trajectory:
     index = 0
     for step in golden_dialogue(episode.task, package.env.blueprint):
         if isinstance(step, Said):
-            messages.append({"role": "assistant" if step.role == "agent" else "user", "content": step.text})
-            said += [step.text] if step.role == "agent" else []
+            text = varied(episode.task, package.env.blueprint, step.text) if step.role == "agent" else step.text
+            messages.append({"role": "assistant" if step.role == "agent" else "user", "content": text})
+            said += [text] if step.role == "agent" else []
             continue
         call_id = f"call_{index}"
         ok, result = episode.call(step.name, step.arguments)
