@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -139,6 +140,9 @@ def test_a_suite_shows_a_row_per_blueprint_with_its_gate_figures_and_charts(
 ) -> None:
     index = view(suite, tmp_path / "suite-view")
     assert open_page(page, index) == []
+    # The folder is `suite`: its name heads the page once ("Suite suite" read as a stutter).
+    assert page.locator("h1").inner_text() == "suite" and page.title() == "suite · suite · envforge view"
+    assert page.locator("p.sub").inner_text().startswith("A suite of 2 blueprints")
     rows = page.locator("table.suite tr[data-blueprint]")
     assert [row.get_attribute("data-blueprint") for row in rows.all()] == ["retail", "broken"]
     assert "FAILED" in rows.nth(1).inner_text() and "colour" in rows.nth(1).inner_text()
@@ -159,6 +163,18 @@ def test_the_site_is_written_beside_the_package_which_stays_intact(tmp_path: Pat
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == str(tmp_path / "retail-view" / "index.html")
     assert check_package_integrity(open_for_check(package)) == []
+
+
+def test_open_hands_the_first_page_to_the_users_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--open` goes through Python's `webbrowser`, which runs the command in `BROWSER`: here a script that
+    records the page it was given, since no desktop browser opens in CI."""
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.py"
+    browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n", encoding="utf-8")
+    monkeypatch.setenv("BROWSER", f"{sys.executable} {browser} %s")
+    result = envforge_cli("view", str(SHOWCASE), "-o", str(tmp_path / "site"), "--open")
+    assert result.returncode == 0, result.stderr
+    assert opened.read_text(encoding="utf-8") == (tmp_path / "site" / "index.html").resolve().as_uri()
 
 
 @pytest.mark.parametrize(
