@@ -134,6 +134,32 @@ def _carded(
     return files | {"README.md": dataset_card(kind, packages, splits, files)}
 
 
+def _sft_folders(
+    packages: list[EnvPackage], splits: dict[str, dict[str, Split]], rollouts: list[Path], report: ExportReport
+) -> dict[str, dict[str, bytes]]:
+    """`sft/<domain>` (and `sft/suite` for several): oracle demonstrations and the passing rollouts of `rollouts`."""
+    extra = rollout_demonstrations(packages, rollouts)
+    per_env = {
+        package.env.blueprint.domain: [
+            (oracle_trajectory(package, task_id), splits[package.env_id][task_id]) for task_id in package.task_ids
+        ]
+        + [(demo, splits[package.env_id][demo.task.id]) for demo in extra[package.env_id]]
+        for package in packages
+    }
+    report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
+    blueprints = {package.env_id: package.env.blueprint for package in packages}
+    folders = {
+        f"sft/{package.env.blueprint.domain}": _carded(
+            "sft", [package], splits, render_sft(per_env[package.env.blueprint.domain], blueprints)
+        )
+        for package in packages
+    }
+    if len(packages) > 1:
+        files = render_sft([item for items in per_env.values() for item in items], blueprints)
+        folders[f"sft/{SUITE}"] = _carded("sft", packages, splits, files)
+    return folders
+
+
 def export(
     paths: list[Path],
     out: Path,
@@ -176,22 +202,7 @@ def export(
             loose[f"mcp/{SUITE}.json"] = render_mcp_config(packages)
     if "sft" in formats:
         with step("sft"):
-            extra = rollout_demonstrations(packages, rollouts or [])
-            per_env = {
-                package.env.blueprint.domain: [
-                    (oracle_trajectory(package, task_id), splits[package.env_id][task_id])
-                    for task_id in package.task_ids
-                ]
-                + [(demo, splits[package.env_id][demo.task.id]) for demo in extra[package.env_id]]
-                for package in packages
-            }
-            report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
-            for package in packages:
-                files = render_sft(per_env[package.env.blueprint.domain])
-                folders[f"sft/{package.env.blueprint.domain}"] = _carded("sft", [package], splits, files)
-            if several:
-                files = render_sft([item for items in per_env.values() for item in items])
-                folders[f"sft/{SUITE}"] = _carded("sft", packages, splits, files)
+            folders |= _sft_folders(packages, splits, rollouts or [], report)
     renders: tuple[tuple[Kind, Callable[[list[EnvPackage], dict[str, dict[str, Split]]], dict[str, bytes]]], ...]
     renders = (("verl", render_verl), ("trl", render_trl_dataset))
     for kind, render in renders:

@@ -2,7 +2,8 @@
 
 `train.jsonl` and `test.jsonl` are OpenAI's chat fine-tuning format (messages, tools, arguments as JSON strings).
 `messages.parquet` is the same conversations for Hugging Face `datasets`, with the tool list as a
-JSON string and arguments as JSON strings, so heterogeneous schemas survive Parquet's typing.
+JSON string and arguments as JSON strings, so heterogeneous schemas survive Parquet's typing, and each task's
+difficulty features and teacher-only context (`signals`), which the chat format has no place for.
 """
 
 from __future__ import annotations
@@ -10,16 +11,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from envforge.exporters.signals import difficulty, privileged_context
 from envforge.exporters.split import Split
 from envforge.exporters.tables import jsonl_bytes, parquet_bytes
 from envforge.exporters.trajectories import Trajectory
+from envforge.ir.blueprint import Blueprint
 
 
 def chat_row(trajectory: Trajectory) -> dict[str, Any]:
     return {"messages": trajectory.messages, "tools": trajectory.tools, "parallel_tool_calls": False}
 
 
-def analysis_row(trajectory: Trajectory, split: Split) -> dict[str, Any]:
+def analysis_row(trajectory: Trajectory, split: Split, blueprint: Blueprint) -> dict[str, Any]:
     task = trajectory.task
     messages = [
         {
@@ -39,6 +42,8 @@ def analysis_row(trajectory: Trajectory, split: Split) -> dict[str, Any]:
         "band": task.difficulty.band,
         "chain_length": task.difficulty.chain_length,
         "writes": task.difficulty.writes,
+        "difficulty": difficulty(task),
+        "privileged_context": privileged_context(task, blueprint),
         "source": trajectory.source,
         "reward": trajectory.reward,
         "messages": messages,
@@ -46,11 +51,13 @@ def analysis_row(trajectory: Trajectory, split: Split) -> dict[str, Any]:
     }
 
 
-def render_sft(trajectories: list[tuple[Trajectory, Split]]) -> dict[str, bytes]:
-    """The SFT files of one environment or a whole suite."""
+def render_sft(trajectories: list[tuple[Trajectory, Split]], blueprints: dict[str, Blueprint]) -> dict[str, bytes]:
+    """The SFT files of one environment or a whole suite; `blueprints` by env id."""
     return {
         f"{part}.jsonl": jsonl_bytes([chat_row(trajectory) for trajectory, split in trajectories if split == part])
         for part in ("train", "test")
     } | {
-        "messages.parquet": parquet_bytes([analysis_row(trajectory, split) for trajectory, split in trajectories]),
+        "messages.parquet": parquet_bytes(
+            [analysis_row(trajectory, split, blueprints[trajectory.env_id]) for trajectory, split in trajectories]
+        ),
     }

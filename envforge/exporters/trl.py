@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 from envforge.errors import PackageError
+from envforge.exporters.signals import difficulty, privileged_context
 from envforge.exporters.split import Split
 from envforge.exporters.tables import parquet_bytes
 from envforge.exporters.wheels_names import module_name
@@ -109,9 +110,12 @@ ENVIRONMENT_WITH_USER = {name}WithUser
 
 
 def trl_row(package: EnvPackage, task_id: str, split: Split) -> dict[str, Any]:
+    task = package.task(task_id)
     return {
         "prompt": package.trainer_prompt(task_id),
         "opening": package.prompt(task_id),
+        "difficulty": difficulty(task),
+        "privileged_context": privileged_context(task, package.env.blueprint),
         "task_id": task_id,
         "environment": package.env.blueprint.domain,
         "env_id": package.env_id,

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from envforge.adapters.verl_loop import MAX_TURNS
+from envforge.exporters.signals import difficulty, privileged_context
 from envforge.exporters.split import Split
 from envforge.exporters.tables import parquet_bytes
 from envforge.exporters.wheels_names import module_name
@@ -31,7 +32,15 @@ TOOL_CLASS = "envforge.adapters.verl_agent.EnvforgeTool"
 
 def verl_row(package: EnvPackage, task_id: str, split: Split, index: int, with_tools_kwargs: bool) -> dict[str, Any]:
     env_module = module_name(package.env.blueprint.domain)
-    extra_info: dict[str, Any] = {"split": split, "index": index, "env_module": env_module, "task_id": task_id}
+    task = package.task(task_id)
+    extra_info: dict[str, Any] = {
+        "split": split,
+        "index": index,
+        "env_module": env_module,
+        "task_id": task_id,
+        "difficulty": difficulty(task),
+        "privileged_context": privileged_context(task, package.env.blueprint),
+    }
     if with_tools_kwargs:
         # Every row of one environment names the same tools, so Parquet's merged struct has no holes.
         create = {"create_kwargs": {"env_module": env_module, "task_id": task_id}}

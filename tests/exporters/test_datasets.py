@@ -99,12 +99,16 @@ def test_prompts_show_the_agent_no_answer_and_no_verifier(packages: dict[str, Pa
                 task = package.task(task_id)
                 assert row["prompt"] == package.trainer_prompt(task_id)
                 # The policy and the tool names are the same for every task; what could leak is in the rest.
-                visible = {**row, "prompt": row["prompt"][1:]}
+                # The teacher-only context and the difficulty are for the trainer (tests/exporters/test_signals.py).
+                teacher = ("privileged_context", "difficulty")
+                visible = {**{k: v for k, v in row.items() if k not in teacher}, "prompt": row["prompt"][1:]}
                 if "opening" in row:
                     assert row["opening"] == package.prompt(task_id)
                     visible["opening"] = row["opening"][1:]
                 if "extra_info" in row:
-                    visible["extra_info"] = {k: v for k, v in row["extra_info"].items() if k != "tools_kwargs"}
+                    visible["extra_info"] = {
+                        k: v for k, v in row["extra_info"].items() if k not in ("tools_kwargs", *teacher)
+                    }
                 text = json.dumps(visible, default=str)
                 assert "verifier" not in text and "expected_changes" not in text and "oracle" not in text
                 answer = task.expected_answer
