@@ -35,6 +35,10 @@ SUMMARIES: dict[Kind, str] = {
     "trl": "Conversational prompts for reinforcement learning with TRL: each row names the task its environment "
     "resets to, and the reward comes from that environment's verifier.",
 }
+SIGNALS = (
+    " Each row also carries the task's `difficulty` (with each model's `pass_rates` when the export was given "
+    "rollouts) and a `privileged_context` for a teacher model only: never put it in the student's prompt."
+)
 USAGE: dict[Kind, str] = {
     "sft": "Train on `train` (`messages`, `tools`) with any chat fine-tuning trainer; `messages.parquet` holds the "
     "same conversations of both splits with their task id, kind, difficulty band and reward, tools as a JSON string.",
@@ -122,7 +126,7 @@ def dataset_card(
     body = jinja2.Template(TEMPLATE.read_text(encoding="utf-8"), keep_trailing_newline=True).render(
         title=f"envforge {kind} dataset: {names}",
         summary=SUMMARIES[kind],
-        usage=USAGE[kind],
+        usage=USAGE[kind] + SIGNALS,
         packages=described,
         files=listed,
         analysis=any(file.name == ANALYSIS for file in listed),

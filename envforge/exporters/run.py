@@ -25,8 +25,9 @@ from typing import Any
 from envforge.errors import UserInputError, did_you_mean
 from envforge.exporters.dataset_card import Kind, dataset_card
 from envforge.exporters.mcp_config import render_mcp_config
-from envforge.exporters.rollouts import rollout_demonstrations
+from envforge.exporters.rollouts import JudgedRollout, judge_rollouts, pass_rates, rollout_demonstrations
 from envforge.exporters.sft import render_sft
+from envforge.exporters.signals import TaskSignals
 from envforge.exporters.split import Split, split_tasks
 from envforge.exporters.trajectories import oracle_trajectory
 from envforge.exporters.trl import render_trl_dataset
@@ -135,10 +136,14 @@ def _carded(
 
 
 def _sft_folders(
-    packages: list[EnvPackage], splits: dict[str, dict[str, Split]], rollouts: list[Path], report: ExportReport
+    packages: list[EnvPackage],
+    splits: dict[str, dict[str, Split]],
+    judged: list[JudgedRollout],
+    signals: TaskSignals,
+    report: ExportReport,
 ) -> dict[str, dict[str, bytes]]:
-    """`sft/<domain>` (and `sft/suite` for several): oracle demonstrations and the passing rollouts of `rollouts`."""
-    extra = rollout_demonstrations(packages, rollouts)
+    """`sft/<domain>` (and `sft/suite` for several): oracle demonstrations and the passing rollouts of `judged`."""
+    extra = rollout_demonstrations(packages, judged)
     per_env = {
         package.env.blueprint.domain: [
             (oracle_trajectory(package, task_id), splits[package.env_id][task_id]) for task_id in package.task_ids
@@ -147,15 +152,15 @@ def _sft_folders(
         for package in packages
     }
     report.rollouts = {env_id: len(demos) for env_id, demos in extra.items()}
-    blueprints = {package.env_id: package.env.blueprint for package in packages}
+    by_env = {package.env_id: package for package in packages}
     folders = {
         f"sft/{package.env.blueprint.domain}": _carded(
-            "sft", [package], splits, render_sft(per_env[package.env.blueprint.domain], blueprints)
+            "sft", [package], splits, render_sft(per_env[package.env.blueprint.domain], by_env, signals)
         )
         for package in packages
     }
     if len(packages) > 1:
-        files = render_sft([item for items in per_env.values() for item in items], blueprints)
+        files = render_sft([item for items in per_env.values() for item in items], by_env, signals)
         folders[f"sft/{SUITE}"] = _carded("sft", packages, splits, files)
     return folders
 
@@ -173,14 +178,16 @@ def export(
     """
     packages = [load_package(open_package(path)) for path in find_packages(paths)]
     _check_unique(packages)
-    if rollouts and "sft" not in formats:
-        raise UserInputError("--rollouts feeds the SFT dataset; add -f sft (or -f all)")
+    if rollouts and not {"sft", "verl", "trl"} & set(formats):
+        raise UserInputError("--rollouts feeds the datasets (SFT demonstrations, pass rates); add -f sft, verl or trl")
     report = ExportReport(out=out, environments=[package.env_id for package in packages])
     splits = {package.env_id: split_tasks(package.env_id, package.task_ids, test_fraction) for package in packages}
     for package in packages:
         counts = list(splits[package.env_id].values())
         report.tasks[package.env_id] = {"train": counts.count("train"), "test": counts.count("test")}
 
+    judged = judge_rollouts(packages, rollouts or [])
+    signals = TaskSignals(pass_rates(judged) if rollouts else None)
     folders: dict[str, dict[str, bytes]] = {}
     loose: dict[str, bytes] = {}
     several = len(packages) > 1
@@ -202,17 +209,19 @@ def export(
             loose[f"mcp/{SUITE}.json"] = render_mcp_config(packages)
     if "sft" in formats:
         with step("sft"):
-            folders |= _sft_folders(packages, splits, rollouts or [], report)
-    renders: tuple[tuple[Kind, Callable[[list[EnvPackage], dict[str, dict[str, Split]]], dict[str, bytes]]], ...]
+            folders |= _sft_folders(packages, splits, judged, signals, report)
+    renders: tuple[
+        tuple[Kind, Callable[[list[EnvPackage], dict[str, dict[str, Split]], TaskSignals], dict[str, bytes]]], ...
+    ]
     renders = (("verl", render_verl), ("trl", render_trl_dataset))
     for kind, render in renders:
         if kind in formats:
             with step(kind):
                 for package in packages:
-                    files = render([package], splits)
+                    files = render([package], splits, signals)
                     folders[f"{kind}/{package.env.blueprint.domain}"] = _carded(kind, [package], splits, files)
                 if several:
-                    folders[f"{kind}/{SUITE}"] = _carded(kind, packages, splits, render(packages, splits))
+                    folders[f"{kind}/{SUITE}"] = _carded(kind, packages, splits, render(packages, splits, signals))
 
     for folder, files in folders.items():
         write_dir_atomic(out / folder, files)

@@ -11,18 +11,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from envforge.exporters.signals import difficulty, privileged_context
+from envforge.exporters.signals import TaskSignals
 from envforge.exporters.split import Split
 from envforge.exporters.tables import jsonl_bytes, parquet_bytes
 from envforge.exporters.trajectories import Trajectory
-from envforge.ir.blueprint import Blueprint
+from envforge.runtime.episode import EnvPackage
 
 
 def chat_row(trajectory: Trajectory) -> dict[str, Any]:
     return {"messages": trajectory.messages, "tools": trajectory.tools, "parallel_tool_calls": False}
 
 
-def analysis_row(trajectory: Trajectory, split: Split, blueprint: Blueprint) -> dict[str, Any]:
+def analysis_row(trajectory: Trajectory, split: Split, package: EnvPackage, signals: TaskSignals) -> dict[str, Any]:
     task = trajectory.task
     messages = [
         {
@@ -42,8 +42,7 @@ def analysis_row(trajectory: Trajectory, split: Split, blueprint: Blueprint) -> 
         "band": task.difficulty.band,
         "chain_length": task.difficulty.chain_length,
         "writes": task.difficulty.writes,
-        "difficulty": difficulty(task),
-        "privileged_context": privileged_context(task, blueprint),
+        **signals.columns(package, task),
         "source": trajectory.source,
         "reward": trajectory.reward,
         "messages": messages,
@@ -51,13 +50,18 @@ def analysis_row(trajectory: Trajectory, split: Split, blueprint: Blueprint) -> 
     }
 
 
-def render_sft(trajectories: list[tuple[Trajectory, Split]], blueprints: dict[str, Blueprint]) -> dict[str, bytes]:
-    """The SFT files of one environment or a whole suite; `blueprints` by env id."""
+def render_sft(
+    trajectories: list[tuple[Trajectory, Split]], packages: dict[str, EnvPackage], signals: TaskSignals
+) -> dict[str, bytes]:
+    """The SFT files of one environment or a whole suite; `packages` by env id."""
     return {
         f"{part}.jsonl": jsonl_bytes([chat_row(trajectory) for trajectory, split in trajectories if split == part])
         for part in ("train", "test")
     } | {
         "messages.parquet": parquet_bytes(
-            [analysis_row(trajectory, split, blueprints[trajectory.env_id]) for trajectory, split in trajectories]
+            [
+                analysis_row(trajectory, split, packages[trajectory.env_id], signals)
+                for trajectory, split in trajectories
+            ]
         ),
     }

@@ -10,11 +10,13 @@ of every shipped domain).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from envforge.ir.blueprint import Blueprint
 from envforge.ir.tasks import TaskSpec, ToolCall
 from envforge.runtime.clarify import detail_fact, field_label, values
+from envforge.runtime.episode import EnvPackage
 from envforge.text import humanize
 
 _WHEN = {
@@ -23,12 +25,29 @@ _WHEN = {
     "offered": "Once the agent offers something in its place",
 }
 PRIVILEGED_HEADER = "Privileged context (teacher only; the agent being trained never sees it)."
+PassRates = dict[tuple[str, str], list[dict[str, Any]]]
+"""(env id, task id) -> one entry per model: `model`, `samples`, `passed`, `pass_at_1`, `pass_at_k` (k = samples)."""
 
 
-def difficulty(task: TaskSpec) -> dict[str, Any]:
+@dataclass(frozen=True)
+class TaskSignals:
+    """The signal columns of a row; `rates` when the export was given rollouts."""
+
+    rates: PassRates | None = None
+
+    def columns(self, package: EnvPackage, task: TaskSpec) -> dict[str, Any]:
+        rates = None if self.rates is None else self.rates.get((package.env_id, task.id), [])
+        return {
+            "difficulty": difficulty(task, rates),
+            "privileged_context": privileged_context(task, package.env.blueprint),
+        }
+
+
+def difficulty(task: TaskSpec, rates: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Static features of how hard a task is: its golden chain, what the user holds back, how the conversation
-    turns, and the policies it hinges on."""
+    turns, and the policies it hinges on; with `rates` (an export given rollouts), each model's pass rate too."""
     scenario = task.scenario
+    rated = {} if rates is None else {"pass_rates": rates}
     return {
         "band": task.difficulty.band,
         "oracle_calls": len(task.oracle),
@@ -39,7 +58,7 @@ def difficulty(task: TaskSpec) -> dict[str, Any]:
         "asked_facts": len(scenario.hidden) + len(scenario.details) + len(scenario.which),
         "conditional_turns": len(scenario.script),
         "domains_crossed": max(1, len(task.domains)),
-    }
+    } | rated
 
 
 def _call_in_words(call: ToolCall) -> str:

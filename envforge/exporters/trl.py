@@ -11,7 +11,7 @@ import textwrap
 from typing import Any
 
 from envforge.errors import PackageError
-from envforge.exporters.signals import difficulty, privileged_context
+from envforge.exporters.signals import TaskSignals
 from envforge.exporters.split import Split
 from envforge.exporters.tables import parquet_bytes
 from envforge.exporters.wheels_names import module_name
@@ -109,13 +109,11 @@ ENVIRONMENT_WITH_USER = {name}WithUser
 '''
 
 
-def trl_row(package: EnvPackage, task_id: str, split: Split) -> dict[str, Any]:
-    task = package.task(task_id)
+def trl_row(package: EnvPackage, task_id: str, split: Split, signals: TaskSignals) -> dict[str, Any]:
     return {
         "prompt": package.trainer_prompt(task_id),
         "opening": package.prompt(task_id),
-        "difficulty": difficulty(task),
-        "privileged_context": privileged_context(task, package.env.blueprint),
+        **signals.columns(package, package.task(task_id)),
         "task_id": task_id,
         "environment": package.env.blueprint.domain,
         "env_id": package.env_id,
@@ -123,12 +121,14 @@ def trl_row(package: EnvPackage, task_id: str, split: Split) -> dict[str, Any]:
     }
 
 
-def render_trl_dataset(packages: list[EnvPackage], splits: dict[str, dict[str, Split]]) -> dict[str, bytes]:
+def render_trl_dataset(
+    packages: list[EnvPackage], splits: dict[str, dict[str, Split]], signals: TaskSignals
+) -> dict[str, bytes]:
     """train.parquet and test.parquet: conversational prompts (`prompt` folded for an agent alone, `opening` for one
     with the user in the loop), the task id for `reset`, the environment name."""
     rows: dict[Split, list[dict[str, Any]]] = {"train": [], "test": []}
     for package in packages:
         for task_id in package.task_ids:
             split = splits[package.env_id][task_id]
-            rows[split].append(trl_row(package, task_id, split))
+            rows[split].append(trl_row(package, task_id, split, signals))
     return {f"{split}.parquet": parquet_bytes(split_rows) for split, split_rows in rows.items()}

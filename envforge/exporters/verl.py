@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from envforge.adapters.verl_loop import MAX_TURNS
-from envforge.exporters.signals import difficulty, privileged_context
+from envforge.exporters.signals import TaskSignals
 from envforge.exporters.split import Split
 from envforge.exporters.tables import parquet_bytes
 from envforge.exporters.wheels_names import module_name
@@ -30,17 +30,12 @@ AGENT_LOOP_TARGET = "envforge.adapters.verl_agent.EnvforgeAgentLoop"
 TOOL_CLASS = "envforge.adapters.verl_agent.EnvforgeTool"
 
 
-def verl_row(package: EnvPackage, task_id: str, split: Split, index: int, with_tools_kwargs: bool) -> dict[str, Any]:
+def verl_row(
+    package: EnvPackage, task_id: str, split: Split, index: int, with_tools_kwargs: bool, signals: TaskSignals
+) -> dict[str, Any]:
     env_module = module_name(package.env.blueprint.domain)
-    task = package.task(task_id)
-    extra_info: dict[str, Any] = {
-        "split": split,
-        "index": index,
-        "env_module": env_module,
-        "task_id": task_id,
-        "difficulty": difficulty(task),
-        "privileged_context": privileged_context(task, package.env.blueprint),
-    }
+    extra_info: dict[str, Any] = {"split": split, "index": index, "env_module": env_module, "task_id": task_id}
+    extra_info |= signals.columns(package, package.task(task_id))
     if with_tools_kwargs:
         # Every row of one environment names the same tools, so Parquet's merged struct has no holes.
         create = {"create_kwargs": {"env_module": env_module, "task_id": task_id}}
@@ -116,7 +111,9 @@ def _yaml(value: object) -> bytes:
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=120).encode()
 
 
-def render_verl(packages: list[EnvPackage], splits: dict[str, dict[str, Split]]) -> dict[str, bytes]:
+def render_verl(
+    packages: list[EnvPackage], splits: dict[str, dict[str, Split]], signals: TaskSignals
+) -> dict[str, bytes]:
     """train.parquet, test.parquet and agent_loop.yaml; the tool config of each environment: `tool_config.yaml` for
     one, `tool_config/<domain>.yaml` for a suite (tool names are per environment, so verl's stock loop, which reads
     one tool config, runs a suite's rows of one domain at a time; the envforge loop needs none)."""
@@ -125,7 +122,7 @@ def render_verl(packages: list[EnvPackage], splits: dict[str, dict[str, Split]])
     for package in packages:
         for task_id in package.task_ids:
             split = splits[package.env_id][task_id]
-            rows[split].append(verl_row(package, task_id, split, len(rows[split]), with_tools_kwargs=single))
+            rows[split].append(verl_row(package, task_id, split, len(rows[split]), single, signals))
     files = {f"{split}.parquet": parquet_bytes(split_rows) for split, split_rows in rows.items()}
     files["agent_loop.yaml"] = _yaml(agent_loop_config())
     if single:

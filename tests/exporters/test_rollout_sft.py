@@ -46,7 +46,7 @@ def test_passing_rollouts_join_the_sft_data_in_their_tasks_split(tmp_path: Path)
     path = tmp_path / "rollouts.jsonl"
     save_trajectories(path, [*stored, forged])
     result = envforge_cli(
-        "export", str(SHOWCASE), "-f", "sft", "--rollouts", str(path), "-o", str(tmp_path / "x"), "--json"
+        "export", str(SHOWCASE), "-f", "sft,trl", "--rollouts", str(path), "-o", str(tmp_path / "x"), "--json"
     )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
@@ -65,15 +65,33 @@ def test_passing_rollouts_join_the_sft_data_in_their_tasks_split(tmp_path: Path)
         for line in (tmp_path / "x" / "sft" / "retail" / f"{part}.jsonl").read_text().splitlines()
     ]
     assert len(lines) == len(package.task_ids) + len(from_rollouts)
+    # Every judged rollout counts in its task's pass rate, the forged one as the failure its calls are.
+    rates = {
+        row["task_id"]: row["difficulty"]["pass_rates"]
+        for part in ("train", "test")
+        for row in pq.read_table(tmp_path / "x" / "trl" / "retail" / f"{part}.parquet").to_pylist()
+    }
+    for task_id in package.task_ids:
+        samples = sum(t.task_id == task_id for t in [*stored, forged])
+        passed = sum(t.task_id == task_id for t in passing)
+        assert rates[task_id] == [
+            {
+                "model": "scripted",
+                "samples": samples,
+                "passed": passed,
+                "pass_at_1": round(passed / samples, 4),
+                "pass_at_k": 1.0 if passed else 0.0,
+            }
+        ], task_id
 
 
-def test_rollouts_without_sft_or_of_a_missing_package_are_one_line_errors(tmp_path: Path) -> None:
+def test_rollouts_without_a_dataset_or_of_a_missing_package_are_one_line_errors(tmp_path: Path) -> None:
     package = load_package(open_package(SHOWCASE))
     path = tmp_path / "r.jsonl"
     stored = rollouts(package, k=1)[:1]
     save_trajectories(path, [stored[0].model_copy(update={"env_id": "envforge/airline-v0"})])
     for args, needle in (
-        (("-f", "verl", "--rollouts", str(path)), "add -f sft"),
+        (("-f", "wheel", "--rollouts", str(path)), "add -f sft, verl or trl"),
         (("-f", "sft", "--rollouts", str(path)), "envforge/airline-v0"),
     ):
         result = envforge_cli("export", str(SHOWCASE), *args, "-o", str(tmp_path / "out"))
