@@ -80,8 +80,8 @@ demos = {
     row["messages"][1]["content"]: row["messages"]
     for row in map(json.loads, (exports / "sft/retail/train.jsonl").open())
 }
-# Tasks that open by finding the user by the email they give, up front or when asked (the exported prompt holds the
-# question and the answer), and need nothing else from the user. The shortest is the demonstration, and the
+# Tasks that open by finding the user by the email they give up front, and need nothing else from the user (so the
+# `opening` the user-in-the-loop environment trains on says all the folded prompt would). The shortest is the demonstration, and the
 # environment offers its tools only: a short prompt, and names a 135M model can copy. The practice tasks open with
 # the same call; the model is not expected to finish them (the verifier judges every rollout all the same).
 opening = sorted(
@@ -91,6 +91,7 @@ opening = sorted(
         if task["oracle"][0]["name"] == "find_customer_by_email"
         and not task["scenario"]["details"]
         and not task["scenario"]["which"]
+        and not task["scenario"]["hidden"]
     ),
     key=lambda task: (len(task["oracle"]), task["id"]),
 )
@@ -122,7 +123,11 @@ class Environment(exported):  # type: ignore[misc,valid-type]
 def verifier(completions: list[Any], environments: list[ConversationEnvironment], **kwargs: Any) -> list[float]:
     rewards = verifier_reward(completions, [*environments])
     judged.extend(rewards)
-    user_turns.extend(environment._conversation.user_turns for environment in environments if environment._conversation)
+    for environment in environments:
+        if environment._conversation is not None:
+            user_turns.append(environment._conversation.user_turns)
+            sent = len(environment._conversation.agent_messages)
+            calls.extend(["send_message_to_user"] * sent)
     return rewards
 
 
