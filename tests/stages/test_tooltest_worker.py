@@ -117,3 +117,12 @@ def test_two_workers_sharing_the_tools_give_the_report_of_one(monkeypatch: pytes
         reports.append(run_isolated(env, seed=0))
     assert reports[0] == reports[1]
     assert [result.tool for result in reports[1].results] == [tool.name for tool in env.toolgraph.tools]
+
+
+@pytest.mark.parametrize(("cores", "load", "workers"), [(1, 0.0, 1), (2, 0.3, 2), (2, 1.7, 1), (16, 9.0, 2)])
+def test_a_second_worker_starts_only_where_a_core_is_idle(
+    monkeypatch: pytest.MonkeyPatch, cores: int, load: float, workers: int
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    assert worker.worker_count() == workers

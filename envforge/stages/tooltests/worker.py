@@ -113,8 +113,11 @@ def worker_count() -> int:
     """Two interpreters where a core is idle, else one. Any split of the tools gives the same report
     (`run_tool_tests`'s `share`); two halves side by side take about half the time, but each interpreter pays
     its start (about 0.5 s of imports), which is only time lost where the machine has no core to spare."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if cores < 2:
+        return 1
     try:
-        idle = (os.cpu_count() or 1) - os.getloadavg()[0]
+        idle = cores - os.getloadavg()[0]
     except OSError:  # no load average on this system
         return 1
     return 2 if idle >= SPARE_CORES else 1
