@@ -10,12 +10,15 @@ import re
 import shutil
 import sys
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 AT_FDCWD = -100
 RENAME_EXCHANGE = 2
 """From <fcntl.h> and <linux/fs.h>: paths relative to the working folder; swap the two names."""
+SYNC_THREADS = 8
+"""Files written and synced at once by `write_dir_atomic`: enough for their fsyncs to share journal commits."""
 LEFTOVER = re.compile(r"\.(?P<kind>tmp|old)-(?P<name>.+)-[0-9a-f]{8}")
 """What the writers below name their temporary files and folders, and the old folder they retire."""
 
@@ -31,13 +34,13 @@ def write_dir_atomic(target: Path, files: dict[str, bytes]) -> None:
     temporary = target.parent / f".tmp-{target.name}-{uuid.uuid4().hex[:8]}"
     temporary.mkdir()
     try:
-        for name, data in sorted(files.items()):
-            path = temporary / name
+        paths = {temporary / name: data for name, data in sorted(files.items())}
+        for path in paths:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+        # Each file reaches the disk before the swap. One fsync at a time waits for a journal commit per file (a few
+        # ms each: about 1 s for a package's 190 files); fsyncs in flight together share commits (about 40 ms).
+        with ThreadPoolExecutor(SYNC_THREADS) as pool:
+            list(pool.map(_write_synced, paths, paths.values()))
         if target.exists():
             if exchange(temporary, target):
                 shutil.rmtree(temporary, ignore_errors=True)  # it now holds the old folder
@@ -53,6 +56,13 @@ def write_dir_atomic(target: Path, files: dict[str, bytes]) -> None:
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
         raise
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with path.open("wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def exchange(first: Path, second: Path) -> bool:

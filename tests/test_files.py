@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from envforge.files import clean_leftovers, exchange, write_dir_atomic
+from envforge.files import clean_leftovers, exchange, read_files, write_dir_atomic
 
 REWRITES = 60
 
@@ -88,3 +88,15 @@ def test_a_temporary_file_a_killed_write_left_is_removed(tmp_path: Path) -> None
     (tmp_path / "suite.json").write_text("{}")
     clean_leftovers(tmp_path, "suite.json")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["suite.json"]
+
+
+def test_every_file_reaches_the_disk_before_the_folder_is_swapped_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "retail"
+    files = {f"verifiers/retail-{index:04d}.py": str(index).encode() for index in range(40)} | {"envforge.yaml": b"x"}
+    synced: list[bool] = []
+    monkeypatch.setattr("envforge.files.os.fsync", lambda descriptor: synced.append(target.exists()))
+    write_dir_atomic(target, files)
+    assert synced == [False] * len(files)
+    assert read_files(target) == files

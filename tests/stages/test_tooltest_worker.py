@@ -1,4 +1,5 @@
-"""The tool-test worker dies with the run that started it, and a later run removes what a killed run left."""
+"""The tool-test workers give one report however many share the tools, die with the run that started them, and a
+later run removes what a killed run left."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from envforge.stages.tooltests.worker import PREFIX, remove_leftovers
+from envforge.runtime.environment import load_environment
+from envforge.runtime.opened_package import open_package
+from envforge.stages.tooltests import worker
+from envforge.stages.tooltests.worker import PREFIX, remove_leftovers, run_isolated
 from tests.conftest import REPO
 
 SHOWCASE = REPO / "generated" / "showcase" / "retail"
@@ -66,13 +70,13 @@ def test_a_run_killed_with_sigkill_takes_its_worker_down_and_the_next_run_remove
     parent = subprocess.Popen([sys.executable, "-c", PARENT], env=environment)
     try:
         assert wait_for(lambda: children(parent.pid), 60), "the worker never started"
-        (worker,) = children(parent.pid)
+        workers = children(parent.pid)
         scratch = list(Path(tempfile.gettempdir()).glob(f"{PREFIX}{parent.pid}-*"))
         assert len(scratch) == 1
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait()
 
-        assert wait_for(lambda: not alive(worker), 10), "the worker outlived its parent"
+        assert wait_for(lambda: not any(map(alive, workers)), 10), "a worker outlived its parent"
         assert scratch[0].is_dir()
         assert scratch[0] in remove_leftovers(Path(tempfile.gettempdir()))
         assert not scratch[0].exists()
@@ -103,3 +107,22 @@ def test_scratch_folders_of_live_runs_and_of_other_programs_are_kept(tmp_path: P
 
     assert remove_leftovers(tmp_path) == [dead]
     assert live.is_dir() and other.is_dir() and not dead.exists()
+
+
+def test_two_workers_sharing_the_tools_give_the_report_of_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = load_environment(open_package(SHOWCASE))
+    reports = []
+    for count in (1, 2):
+        monkeypatch.setattr(worker, "worker_count", lambda count=count: count)
+        reports.append(run_isolated(env, seed=0))
+    assert reports[0] == reports[1]
+    assert [result.tool for result in reports[1].results] == [tool.name for tool in env.toolgraph.tools]
+
+
+@pytest.mark.parametrize(("cores", "load", "workers"), [(1, 0.0, 1), (2, 0.3, 2), (2, 1.7, 1), (16, 9.0, 2)])
+def test_a_second_worker_starts_only_where_a_core_is_idle(
+    monkeypatch: pytest.MonkeyPatch, cores: int, load: float, workers: int
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    assert worker.worker_count() == workers

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from itertools import zip_longest
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,15 @@ def test_drawn_calls_do_not_depend_on_the_literals_of_imported_modules(tmp_path:
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("literals_probe", None)
+
+
+def test_the_shares_of_the_tools_interleaved_are_the_whole_report(retail_report: ToolTestReport) -> None:
+    # The later share first: a tool's result must not depend on which tools were tested before it.
+    env = _environment(RETAIL)
+    second, first = (run_tool_tests(env, seed=0, share=(index, 2)).results for index in (1, 0))
+    assert len(first) == len(second) + len(env.tools) % 2
+    interleaved = [result for pair in zip_longest(first, second) for result in pair if result is not None]
+    assert interleaved == retail_report.results
 
 
 def test_a_toolgraph_read_back_from_its_files_gives_the_same_report(retail_report: ToolTestReport) -> None:

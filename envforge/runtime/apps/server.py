@@ -12,10 +12,12 @@ import mimetypes
 import posixpath
 import secrets
 from collections.abc import Mapping
+from types import CodeType
 from typing import Unpack
 from urllib.parse import parse_qsl
 
 import jinja2
+import jinja2.bccache
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
@@ -51,8 +53,27 @@ def load_app(package: OpenedPackage, kind: AppKind) -> tuple[AppSpec, dict[str, 
     return spec, {name: package.read(name) for name in package.names("apps") if name.startswith(folders)}
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once per process by name and source: the web and phone apps share `_ui.html`, and every
+    site an app is served or walked from (each run's, each check's) compiles the same templates again otherwise.
+    Every environment `app_templates` makes has the same settings, so their compiled code is interchangeable."""
+
+    def __init__(self) -> None:
+        self.code: dict[tuple[str, str], CodeType] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        bucket.code = self.code.get((bucket.key, bucket.checksum))
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.code is not None:
+            self.code[bucket.key, bucket.checksum] = bucket.code
+
+
+COMPILED = CompiledTemplates()
+
+
 def app_templates(loader: jinja2.BaseLoader) -> jinja2.Environment:
-    return jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
+    return jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, bytecode_cache=COMPILED)
 
 
 def asset_loader(assets: dict[str, bytes], kind: AppKind) -> jinja2.DictLoader:

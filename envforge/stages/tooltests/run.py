@@ -276,10 +276,16 @@ class ToolTester:
                 raise BrokenToolError(f"after the call {entity} '{key}' breaks policy '{policy}': {message}")
 
 
-def run_tool_tests(env: Environment, *, seed: int, examples: int = 60) -> ToolTestReport:
-    """Test every tool of `env`; same environment and seed give the same report."""
+def run_tool_tests(
+    env: Environment, *, seed: int, examples: int = 60, share: tuple[int, int] = (0, 1)
+) -> ToolTestReport:
+    """Test every tool of `env`; same environment and seed give the same report. With `share=(index, count)`, only
+    every count-th tool from the index-th: a tool's result depends on no other tool's test (its draws are seeded on
+    their own and every call starts from a reset session), so the shares' results, interleaved, are the report."""
+    index, count = share
     tester = ToolTester(env)
     try:
-        return ToolTestReport(results=[tester.test(tool, seed=seed, examples=examples) for tool in env.toolgraph.tools])
+        tools = env.toolgraph.tools[index::count]
+        return ToolTestReport(results=[tester.test(tool, seed=seed, examples=examples) for tool in tools])
     finally:
         tester.close()

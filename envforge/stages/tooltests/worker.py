@@ -1,4 +1,4 @@
-"""Runs the tool tests in a fresh interpreter, so the report depends only on (environment, seed).
+"""Runs the tool tests in fresh interpreters, so the report depends only on (environment, seed).
 
 Hypothesis's generation inside a long-lived process shifted with what that process had imported and
 done before (seen as different example counts for the same seed), which broke byte-identical builds.
@@ -20,13 +20,15 @@ import time
 from pathlib import Path
 
 from envforge.errors import PipelineError
-from envforge.ir.tooltests import ToolTestReport
+from envforge.ir.tooltests import ToolTestReport, ToolTestResult
 from envforge.runtime.environment import Environment
 
 TIMEOUT_S = 600
 PREFIX = "envforge-tooltests-"
 """Scratch folders are named PREFIX<pid of the run>-<random>, so a later run can tell a killed run's apart."""
 PR_SET_PDEATHSIG = 1
+SPARE_CORES = 0.5
+"""Idle cores (the count less the load average) above which the tools are shared between two interpreters."""
 
 
 def remove_leftovers(folder: Path) -> list[Path]:
@@ -71,7 +73,7 @@ def _watch_parent(parent: int) -> None:
 
 
 def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
-    """`run_tool_tests(env, seed=seed)`, computed in a fresh interpreter."""
+    """`run_tool_tests(env, seed=seed)`, computed in fresh interpreters, each testing its share of the tools."""
     remove_leftovers(Path(tempfile.gettempdir()))
     with tempfile.TemporaryDirectory(prefix=f"{PREFIX}{os.getpid()}-") as scratch:
         folder = Path(scratch)
@@ -84,15 +86,51 @@ def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
         # (a git worktree sharing another checkout's virtual environment).
         variables["PYTHONPATH"] = str(Path(__file__).resolve().parents[3])
         command = [sys.executable, "-m", "envforge.stages.tooltests.worker", str(folder), str(seed), str(os.getpid())]
-        result = subprocess.run(
-            command, capture_output=True, text=True, env=variables, cwd=scratch, timeout=TIMEOUT_S, check=False
-        )
-        if result.returncode != 0:
-            raise PipelineError(f"the tool-test worker failed: {result.stderr.strip().splitlines()[-1:]}")
-        return ToolTestReport.model_validate_json(result.stdout)
+        count = worker_count()
+        workers = [
+            subprocess.Popen(
+                [*command, str(index), str(count)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=variables,
+                cwd=scratch,
+            )
+            for index in range(count)
+        ]
+        deadline = time.monotonic() + TIMEOUT_S
+        try:
+            shares = [_share(worker, deadline) for worker in workers]
+        finally:
+            for worker in workers:
+                worker.kill()
+                worker.wait()
+    results = [shares[index % count][index // count] for index in range(sum(map(len, shares)))]
+    return ToolTestReport(results=results)
 
 
-def main(folder: Path, seed: int, parent: int) -> None:
+def worker_count() -> int:
+    """Two interpreters where a core is idle, else one. Any split of the tools gives the same report
+    (`run_tool_tests`'s `share`); two halves side by side take about half the time, but each interpreter pays
+    its start (about 0.5 s of imports), which is only time lost where the machine has no core to spare."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if cores < 2:
+        return 1
+    try:
+        idle = cores - os.getloadavg()[0]
+    except OSError:  # no load average on this system
+        return 1
+    return 2 if idle >= SPARE_CORES else 1
+
+
+def _share(worker: subprocess.Popen[str], deadline: float) -> list[ToolTestResult]:
+    output, errors = worker.communicate(timeout=max(0.0, deadline - time.monotonic()))
+    if worker.returncode != 0:
+        raise PipelineError(f"the tool-test worker failed: {errors.strip().splitlines()[-1:]}")
+    return ToolTestReport.model_validate_json(output).results
+
+
+def main(folder: Path, seed: int, parent: int, share: tuple[int, int]) -> None:
     die_with_parent(parent)
     from envforge.ir.blueprint import Blueprint
     from envforge.ir.toolspec import ToolGraph
@@ -101,8 +139,8 @@ def main(folder: Path, seed: int, parent: int) -> None:
     blueprint = Blueprint.model_validate_json((folder / "blueprint.json").read_bytes())
     toolgraph = ToolGraph.model_validate_json((folder / "toolgraph.json").read_bytes())
     env = Environment(blueprint, toolgraph, (folder / "state.sqlite").read_bytes(), "")
-    sys.stdout.write(json.dumps(run_tool_tests(env, seed=seed).model_dump(mode="json")))
+    sys.stdout.write(json.dumps(run_tool_tests(env, seed=seed, share=share).model_dump(mode="json")))
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+    main(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), (int(sys.argv[4]), int(sys.argv[5])))

@@ -81,31 +81,57 @@ def _control(node: HtmlElement) -> Control:
     return control
 
 
-def parse_page(html: str) -> dict[str, list[Element]]:
-    """Every element with a `data-testid`, by test id, with its form, its control and its text."""
-    root = lxml.html.document_fromstring(html)
-    forms: dict[HtmlElement, Form] = {}
-    controls: dict[HtmlElement, Control] = {}
-    for node in root.iter("form"):
-        form = forms[node] = Form(action=node.get("action", ""), method=node.get("method", "get").lower())
-        for field_node in node.iter(*CONTROLS):
-            named = controls[field_node] = _control(field_node)
-            if named.name:
-                form.controls.append(named)
-    elements: dict[str, list[Element]] = {}
-    for node in cast(list[HtmlElement], root.xpath("//*[@data-testid]")):
+class ParsedPage:
+    """The elements of a page with a `data-testid`, by test id, each with its form, its control and its text.
+
+    A path looks up a few of a page's dozens of test ids, so an element (and the form it sits in) is read from the
+    tree when first asked for; asked again, it is the same object, so what was typed into a control stays typed."""
+
+    def __init__(self, html: str) -> None:
+        self._nodes: dict[str, list[HtmlElement]] = {}
+        for node in cast(list[HtmlElement], lxml.html.document_fromstring(html).xpath("//*[@data-testid]")):
+            self._nodes.setdefault(str(node.get("data-testid")), []).append(node)
+        self._forms: dict[HtmlElement, Form] = {}
+        self._controls: dict[HtmlElement, Control] = {}
+        self._elements: dict[str, list[Element]] = {}
+
+    def count(self, testid: str) -> int:
+        return len(self._nodes.get(testid, ()))
+
+    def get(self, testid: str) -> list[Element]:
+        if testid not in self._elements:
+            self._elements[testid] = [self._element(node) for node in self._nodes.get(testid, ())]
+        return self._elements[testid]
+
+    def _element(self, node: HtmlElement) -> Element:
         owner = next(node.iterancestors("form"), None)
-        control = controls.get(node) or (_control(node) if node.tag in CONTROLS else None)
-        element = Element(
+        form = self._form(owner) if owner is not None else None
+        control = self._controls.get(node) or (_control(node) if node.tag in CONTROLS else None)
+        return Element(
             str(node.tag),
             {str(key): str(value) for key, value in node.attrib.items()},
-            forms.get(owner) if owner is not None else None,
+            form,
             control,
             " ".join(node.text_content().split()),
-            [controls[radio] for radio in node.iter("input") if radio in controls and controls[radio].kind == "radio"],
+            [radio for radio in map(self._in_form, node.iter("input")) if radio is not None and radio.kind == "radio"],
         )
-        elements.setdefault(str(node.get("data-testid")), []).append(element)
-    return elements
+
+    def _in_form(self, node: HtmlElement) -> Control | None:
+        """The control of a form's field, as its form holds it; None outside a form."""
+        owner = next(node.iterancestors("form"), None)
+        if owner is None:
+            return None
+        self._form(owner)
+        return self._controls[node]
+
+    def _form(self, node: HtmlElement) -> Form:
+        if node not in self._forms:
+            form = self._forms[node] = Form(action=node.get("action", ""), method=node.get("method", "get").lower())
+            for field_node in node.iter(*CONTROLS):
+                named = self._controls[field_node] = _control(field_node)
+                if named.name:
+                    form.controls.append(named)
+        return self._forms[node]
 
 
 class PageResponse(Protocol):
@@ -140,7 +166,7 @@ class HttpPage:
         self.url = ""
         self.status = 0
         self.html = ""
-        self._elements: dict[str, list[Element]] = {}
+        self._elements: ParsedPage
         self.open(home)
 
     @property
@@ -154,19 +180,19 @@ class HttpPage:
             headers = {"Content-Type": "application/x-www-form-urlencoded"}
             response = self.client.post(url, content=body, headers=headers)
         self.url, self.status, self.html = str(response.url), response.status_code, response.text
-        self._elements = parse_page(self.html)
+        self._elements = ParsedPage(self.html)
 
     def has(self, testid: str) -> bool:
-        return len(self._elements.get(testid, [])) == 1
+        return self._elements.count(testid) == 1
 
     def element(self, testid: str) -> Element:
-        found = self._elements.get(testid, [])
+        found = self._elements.get(testid)
         if len(found) != 1:
             raise StepError(f"{len(found)} elements named {testid!r} on {self.path}")
         return found[0]
 
     def href(self, testid: str) -> str | None:
-        element = self._elements.get(testid, [])
+        element = self._elements.get(testid)
         return urljoin(self.url, element[0].attrs["href"]) if len(element) == 1 and "href" in element[0].attrs else None
 
     def click(self, testid: str) -> None:

@@ -61,6 +61,7 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
     tasks: list[UITask] = []
     dropped: list[UIDrop] = []
     total = len(APP_KINDS) * len(verifiers.accepted)
+    loaded: dict[str, VerifyFn] = {}  # a task's verifier judges its paths in both apps: compiled once
     for kind in APP_KINDS:
         site = AppSite(env, apps.spec, app_templates(asset_loader(apps.assets, kind)), None)
         with LocalClient(site.app()) as client:
@@ -83,7 +84,9 @@ def build(inputs: UITaskInputs, config: GenerateConfig) -> UITasksArtifact:
                     continue
                 try:
                     instruction = ui_instruction(task, blueprint.title, person, plurals)
-                    verify = load_verifier(verifiers.sources[task.id], task.id)
+                    if task.id not in loaded:
+                        loaded[task.id] = load_verifier(verifiers.sources[task.id], task.id)
+                    verify = loaded[task.id]
                     tasks.append(pose(site, kind, client, task, verify, instruction))
                 except UnbuildableError as error:
                     dropped.append(UIDrop(task_id=task.id, app=kind, reason=error.reason, detail=error.detail))

@@ -15,6 +15,7 @@ import envforge.runtime.apps
 from envforge.ir.apps import ActionForm, AppSpec, DetailScreen, ListScreen
 from envforge.runtime.apps.labels import RowLabel
 from envforge.runtime.apps.pickers import Picker, PickerSource
+from envforge.runtime.apps.server import app_templates
 from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
@@ -541,3 +542,21 @@ def test_assets_are_self_contained(app: str) -> None:
             text = path.read_text().replace('xmlns="http://www.w3.org/2000/svg"', "")
             assert "http://" not in text and "https://" not in text and "@import" not in text, path
             assert "url(" not in text and "@font-face" not in text, path
+
+
+def test_a_template_two_apps_share_compiles_once_and_a_changed_one_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled: list[str | None] = []
+    compile_source = jinja2.Environment.compile
+
+    def counting(environment: jinja2.Environment, source: Any, name: str | None = None, *args: Any) -> Any:
+        compiled.append(name)
+        return compile_source(environment, source, name, *args)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    shared = {"_ui.html": f"{{{{ value }}}} {id(compiled)}"}
+    web, phone = (app_templates(jinja2.DictLoader({**shared, "page.html": page})) for page in ("web", "phone"))
+    assert web.get_template("_ui.html").render(value=1) == phone.get_template("_ui.html").render(value=1)
+    assert compiled == ["_ui.html"]
+    changed = app_templates(jinja2.DictLoader({"_ui.html": f"<{{{{ value }}}}> {id(compiled)}"}))
+    assert changed.get_template("_ui.html").render(value=1) == f"<1> {id(compiled)}"
+    assert compiled == ["_ui.html", "_ui.html"]
