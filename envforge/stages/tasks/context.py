@@ -90,6 +90,11 @@ class SynthesisContext:
         """Play `calls` from the template, acting for `person`; stops at the first refused call."""
         self.session.reset()
         self.session.act_for(person)
+        return self.play_on(calls)
+
+    def play_on(self, calls: list[ToolCall]) -> tuple[bool, list[dict[str, Any]]]:
+        """Play `calls` after what the session played last, for the same person (`run` without its reset); stops
+        at the first refused call."""
         results: list[dict[str, Any]] = []
         for call in calls:
             ok, result = self.session.call_tool(call.name, call.arguments)

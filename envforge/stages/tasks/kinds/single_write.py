@@ -115,7 +115,8 @@ def _write_draft(
     breached = session.breaches(action.name, arguments)
     offer = session.offer(action.name, arguments)
     verdicts = session.verdicts(action.name, arguments)
-    ok, results = context.run([*lookups, write], person)
+    # The checks above write nothing: the lookups' state is the write's, as though replayed from the template.
+    ok, results = context.play_on([write])
     touched = {(tool.param_refs[name], str(arguments[name])) for name in tool.param_refs}
     draft = Draft("write", person, persona, identity, [*lookups, write], 1, [part], touched=touched, family=action.name)
     if offer is not None and keep_offer(context, draft, offer, turning_of(verdicts, [offer[0]])):
