@@ -74,6 +74,7 @@ class SynthesisContext:
         self.policy_text = {policy.id: policy.text.strip() for policy in blueprint.policies}
         self.vocabulary = vocabulary_of(blueprint)
         self.person_words = {ontology.person, f"{ontology.person}s"}
+        self._looked_up: dict[tuple[str, tuple[str, ...]], tuple[bool, list[dict[str, Any]]]] = {}
 
     def cues(self, action: str) -> list[str]:
         """The words that name `action` (`cancel`, `cancellation`, `order`), less those naming the user: what a
@@ -91,6 +92,19 @@ class SynthesisContext:
         self.session.reset()
         self.session.act_for(person)
         return self.play_on(calls)
+
+    def look_up(self, calls: list[ToolCall], person: str) -> tuple[bool, list[dict[str, Any]]]:
+        """`run` for READ calls played for what they return, and to leave the session at the template for `person`
+        (reads change no row) ready for a write: a list of calls played before is not played again, so the
+        history may then hold no reads."""
+        asked = (person, tuple(call.model_dump_json() for call in calls))
+        known = self._looked_up.get(asked)
+        if known is None:
+            known = self._looked_up[asked] = self.run(calls, person)
+        else:
+            self.session.reset()
+            self.session.act_for(person)
+        return known
 
     def play_on(self, calls: list[ToolCall]) -> tuple[bool, list[dict[str, Any]]]:
         """Play `calls` after what the session played last, for the same person (`run` without its reset); stops

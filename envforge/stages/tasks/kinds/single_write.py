@@ -107,7 +107,7 @@ def _write_draft(
         return None
     write = ToolCall(name=action.name, arguments=arguments)
     lookups = [identity.call, *part.lookups]
-    ok, results = context.run(lookups, person)
+    ok, results = context.look_up(lookups, person)
     if not ok:
         context.failures[action.name][_reason(results[-1])] += 1
         return None
