@@ -99,6 +99,7 @@ class World:
         self._catalog_descriptions: dict[tuple[str, str, tuple[str, ...]], Description] = {}
         self._values_of: dict[tuple[str, tuple[str, ...]], dict[str, tuple[Any, ...]]] = {}
         self._tallies: dict[tuple[str, tuple[str, ...], tuple[int, ...]], Counter[tuple[Any, ...]]] = {}
+        self._texts: dict[tuple[str, str, int], list[str]] = {}
         self.singled_out: dict[tuple[str, tuple[str, ...]], bool] = {}
         """(person, credential) -> whether listing the people by the person's values of the credential's fields
         finds them alone (`envforge.stages.tasks.identity`): a scan of every person, made once."""
@@ -109,6 +110,16 @@ class World:
         if ordered is None:
             ordered = self._ordered[entity] = sorted(self.rows[entity])
         return ordered
+
+    def distinct_texts(self, entity: str, field: str, max_length: int) -> list[str]:
+        """The distinct values (as text, none empty, none longer than `max_length`) the entity's rows hold in
+        `field`, sorted: found once per field and length, for the caller to shuffle a copy of."""
+        found = self._texts.get((entity, field, max_length))
+        if found is None:
+            rows = self.rows.get(entity, {}).values()
+            seen = sorted({str(row[field]) for row in rows if row.get(field) not in (None, "")})
+            found = self._texts[(entity, field, max_length)] = [value for value in seen if len(value) <= max_length]
+        return found
 
     def _owner_paths(self) -> dict[str, list[OntologyRelation]]:
         """For each entity a person owns rows of: the relations from the person down to it."""

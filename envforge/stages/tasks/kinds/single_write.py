@@ -57,13 +57,13 @@ def _single_writes(context: SynthesisContext, action: ActionSpec, persons: list[
         for name in names:
             entity = tool.param_refs.get(name)
             if entity is None:
-                options.append(plain_values(context.blueprint, world.rows, context.faker, tool, name, rng))
+                options.append(plain_values(context.blueprint, world, context.faker, tool, name, rng))
             elif world.is_owned(entity):
                 keys = sorted(world.owned.get((person, entity), []))
                 rng.shuffle(keys)
                 options.append(keys[:OWNED_CANDIDATES])
             else:
-                keys = sorted(world.rows[entity])
+                keys = world.keys_in_order(entity)
                 options.append(rng.sample(keys, min(CATALOG_CANDIDATES, len(keys))))
         if any(not option for option in options):
             context.failures[action.name][
