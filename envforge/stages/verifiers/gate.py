@@ -502,9 +502,12 @@ def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: lis
         mutants.append(MutantResult(name=mutant.name, kind=mutant.kind, equivalent=equivalent, reward=reward))
         if reward != 0 and not equivalent:
             failures.append(f"mutant_accepted: the verifier rewards the mutant '{mutant.name}'")
-    for run in legitimate_runs(task, session):
+    # The variations probe the session as they are made: made first, they are replayed on a session no one else plays.
+    legitimate = list(legitimate_runs(task, session))
+    replayer = Replayer(session)
+    for run in legitimate:
         transcript = Transcript(calls=run.calls, answer=run.answer, messages=list(run.messages))
-        verdict = verify(replay(session, run.calls), transcript, vocabulary)
+        verdict = verify(replayer.replay(run.calls), transcript, vocabulary)
         mutants.append(MutantResult(name=run.name, kind=LEGITIMATE, equivalent=True, reward=verdict.reward))
         if verdict.reward != 1:
             why = "; ".join(verdict.reasons) or "reward below 1"

@@ -32,11 +32,12 @@ def replay(session: Session, calls: list[ToolCall], edits: Sequence[Edit] = ()) 
 
 
 class Replayer:
-    """Replays runs on a session that nothing else plays on meanwhile, each on from the calls it shares with the one
-    played before."""
+    """Replays runs on a session that nothing else plays on meanwhile (from the template, where it puts the session),
+    each on from the calls it shares with the one played before."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        session.reset()
         self.played: list[ToolCall] = []
         self.marks: list[HistoryMark] = [START]
         """Where the history ended after each prefix of `played` (the empty one first)."""
