@@ -11,6 +11,7 @@ right?`), or in the clause a coordinated clause continues (`You asked me to canc
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal
 
 from envforge.runtime.claims import cues
@@ -26,6 +27,8 @@ _ELLIPSIS_SKIP = frozenset({"i", "we", "which", "that", "it", "so", "also", "but
 _INTRODUCED_BY = frozenset({",", "sub", ":", "-"})
 _INTRODUCING_ALWAYS: frozenset[Frame] = frozenset({"conditional"})
 _INTRODUCING_ALONE: frozenset[Frame] = frozenset({"hedged", "denied"})
+REMEMBERED_LENGTH = 2000
+"""The longest message whose claims are remembered: a closing message is a few sentences; a long one is rare."""
 
 
 @dataclass(frozen=True)
@@ -144,4 +147,16 @@ def _reframed(claim: Claim, mode: Mode) -> Claim:
 
 def find_claims(text: str, vocabulary: Vocabulary) -> list[Claim]:
     """Every claim `text` makes about the vocabulary's actions, in order."""
+    if len(text) > REMEMBERED_LENGTH:
+        return _read_claims(text, vocabulary)
+    return list(_remembered_claims(text, vocabulary))
+
+
+@lru_cache(maxsize=1024)
+def _remembered_claims(text: str, vocabulary: Vocabulary) -> tuple[Claim, ...]:
+    # A verifier reads each message more than once, and the gate judges dozens of runs ending in one message.
+    return tuple(_read_claims(text, vocabulary))
+
+
+def _read_claims(text: str, vocabulary: Vocabulary) -> list[Claim]:
     return [claim for sentence in sentences(text) for claim in _sentence_claims(text, sentence, vocabulary)]

@@ -66,9 +66,10 @@ class Word:
     """Nouns: the actions whose act or product the noun names (a generic completion word may claim those)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Vocabulary:
-    """A domain's action words, each table keyed by lower-case surface form, with the pattern that finds its keys."""
+    """A domain's action words, each table keyed by lower-case surface form, with the pattern that finds its keys.
+    Equal only to itself, so that the claims read with it can be remembered by it (`find_claims`)."""
 
     terms: tuple[ActionTerms, ...]
     verbs: dict[str, Word]

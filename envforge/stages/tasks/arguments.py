@@ -12,14 +12,14 @@ from faker import Faker
 from envforge.fakedata import faker_method_for
 from envforge.ir.blueprint import ActionSpec, Blueprint, FieldSpec, InsertEffect, UpdateEffect
 from envforge.ir.toolspec import ToolSpec
+from envforge.stages.tasks.world import World
 
-Row = dict[str, Any]
 CANDIDATES = 3
 NUMBER_CHOICES = (1, 2, 3, 5, 10, 20, 25, 40, 50, 100, 250, 500, 1000, 2500, 10000, 30000)
 
 
 def plain_values(
-    blueprint: Blueprint, rows: dict[str, dict[str, Row]], faker: Faker, tool: ToolSpec, name: str, rng: random.Random
+    blueprint: Blueprint, world: World, faker: Faker, tool: ToolSpec, name: str, rng: random.Random
 ) -> list[Any]:
     """Up to three values for the argument `name` of `tool`: its enum's, the blueprint's examples (for a number,
     those in its range), round numbers in its range, today's date, or what the seeded state (or else `faker`)
@@ -45,7 +45,7 @@ def plain_values(
     if examples:
         return rng.sample(examples, min(CANDIDATES, len(examples)))
     targets = written_fields(blueprint, action, name)
-    seeded = seeded_values(rows, targets, rng, limit)
+    seeded = seeded_values(world, targets, rng, limit)
     if seeded:
         return seeded
     field = targets[0][1] if targets else None
@@ -74,18 +74,13 @@ def written_fields(blueprint: Blueprint, action: ActionSpec, name: str) -> list[
     return pairs
 
 
-def seeded_values(
-    rows: dict[str, dict[str, Row]], targets: list[tuple[str, FieldSpec]], rng: random.Random, max_length: int
-) -> list[Any]:
+def seeded_values(world: World, targets: list[tuple[str, FieldSpec]], rng: random.Random, max_length: int) -> list[Any]:
     """Up to three values the seeded state already holds in a written field that is not unique (a new value of a
     unique field, such as an email, must not be someone else's)."""
     for entity, field in targets:
         if field.unique or field.type not in ("string", "text"):
             continue
-        seen = sorted(
-            {str(row[field.name]) for row in rows.get(entity, {}).values() if row.get(field.name) not in (None, "")}
-        )
-        usable = [value for value in seen if len(value) <= max_length]
+        usable = list(world.distinct_texts(entity, field.name, max_length))
         if usable:
             rng.shuffle(usable)
             return usable[:CANDIDATES]

@@ -9,7 +9,7 @@ from typing import Any
 
 from faker import Faker
 
-from envforge.hashing import hash_json
+from envforge.hashing import canonical_json, hash_json
 from envforge.ir.blueprint import Blueprint, PersonaSpec
 from envforge.ir.compose import domains_of_calls, plain_names, tool_domains
 from envforge.ir.ontology import Ontology
@@ -74,6 +74,8 @@ class SynthesisContext:
         self.policy_text = {policy.id: policy.text.strip() for policy in blueprint.policies}
         self.vocabulary = vocabulary_of(blueprint)
         self.person_words = {ontology.person, f"{ontology.person}s"}
+        self._read: dict[tuple[str, str, str], tuple[bool, dict[str, Any]]] = {}
+        """(person, tool, arguments) -> what a read made for the person at the template returned."""
 
     def cues(self, action: str) -> list[str]:
         """The words that name `action` (`cancel`, `cancellation`, `order`), less those naming the user: what a
@@ -90,6 +92,29 @@ class SynthesisContext:
         """Play `calls` from the template, acting for `person`; stops at the first refused call."""
         self.session.reset()
         self.session.act_for(person)
+        return self.play_on(calls)
+
+    def look_up(self, calls: list[ToolCall], person: str) -> tuple[bool, list[dict[str, Any]]]:
+        """`run` for READ calls, played for what they return and to leave the session at the template for `person`
+        ready for a write (reads change no row): a read made before for the person is not made again, so the
+        history may hold none of them."""
+        self.session.reset()
+        self.session.act_for(person)
+        results: list[dict[str, Any]] = []
+        for call in calls:
+            asked = (person, call.name, canonical_json(call.arguments))
+            known = self._read.get(asked)
+            if known is None:
+                known = self._read[asked] = self.session.call_tool(call.name, call.arguments)
+            ok, result = known
+            results.append(result)
+            if not ok:
+                return False, results
+        return True, results
+
+    def play_on(self, calls: list[ToolCall]) -> tuple[bool, list[dict[str, Any]]]:
+        """Play `calls` after what the session played last, for the same person (`run` without its reset); stops
+        at the first refused call."""
         results: list[dict[str, Any]] = []
         for call in calls:
             ok, result = self.session.call_tool(call.name, call.arguments)

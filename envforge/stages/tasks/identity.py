@@ -46,11 +46,16 @@ def _lookup(world: World, person: str, credential: list[str]) -> ToolCall | None
     if lister is None or not set(credential) <= set(lister.filters):
         return None
     arguments = {name: row[name] for name in credential}
-    # Text filters match by substring, as the list tool does: the credential must still single the person out.
-    matches = [
-        key for key, other in world.rows[spec.name].items() if all(_within(v, other[n]) for n, v in arguments.items())
-    ]
-    if matches != [person]:
+    alone = world.singled_out.get((person, tuple(credential)))
+    if alone is None:
+        # Text filters match by substring, as the list tool does: the credential must still single the person out.
+        matches = [
+            key
+            for key, other in world.rows[spec.name].items()
+            if all(_within(v, other[n]) for n, v in arguments.items())
+        ]
+        alone = world.singled_out[(person, tuple(credential))] = matches == [person]
+    if not alone:
         return None
     return ToolCall(name=lister.name, arguments={**arguments, "limit": LIST_LIMIT})
 

@@ -52,7 +52,7 @@ def request_of(
         else:
             lister = world.tools.get(list_tool_name(world.entity(entity).plural))
             searchable = list(lister.filters) if lister is not None else []
-            described = world.describe(entity, key, list(world.rows[entity]), searchable)
+            described = world.describe_catalog(entity, key, searchable)
             chain = _catalog_lookup(world, entity, key, described)
         if described.keyed(world.displayed):
             return None

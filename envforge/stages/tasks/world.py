@@ -4,7 +4,7 @@ lookup tools, and how a user would describe them without internal keys."""
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +93,16 @@ class World:
         self._ordered: dict[str, list[str]] = {}
         self.children: dict[str, dict[Any, list[str]]] = {}
         """Entity -> parent key -> child keys, built when first asked."""
+        # Drafting asks for the same rows' descriptions at every attempt that names them, and a catalog row's is
+        # told apart from every row of its entity: each is made once, from each row's values read once.
+        self._owned_descriptions: dict[tuple[str, str], Description] = {}
+        self._catalog_descriptions: dict[tuple[str, str, tuple[str, ...]], Description] = {}
+        self._values_of: dict[tuple[str, tuple[str, ...]], dict[str, tuple[Any, ...]]] = {}
+        self._tallies: dict[tuple[str, tuple[str, ...], tuple[int, ...]], Counter[tuple[Any, ...]]] = {}
+        self._texts: dict[tuple[str, str, int], list[str]] = {}
+        self.singled_out: dict[tuple[str, tuple[str, ...]], bool] = {}
+        """(person, credential) -> whether listing the people by the person's values of the credential's fields
+        finds them alone (`envforge.stages.tasks.identity`): a scan of every person, made once."""
 
     def keys_in_order(self, entity: str) -> list[str]:
         """The entity's keys, sorted (once per entity, not once per question)."""
@@ -100,6 +110,16 @@ class World:
         if ordered is None:
             ordered = self._ordered[entity] = sorted(self.rows[entity])
         return ordered
+
+    def distinct_texts(self, entity: str, field: str, max_length: int) -> list[str]:
+        """The distinct values (as text, none empty, none longer than `max_length`) the entity's rows hold in
+        `field`, sorted: found once per field and length, for the caller to shuffle a copy of."""
+        found = self._texts.get((entity, field, max_length))
+        if found is None:
+            rows = self.rows.get(entity, {}).values()
+            seen = sorted({str(row[field]) for row in rows if row.get(field) not in (None, "")})
+            found = self._texts[(entity, field, max_length)] = [value for value in seen if len(value) <= max_length]
+        return found
 
     def _owner_paths(self) -> dict[str, list[OntologyRelation]]:
         """For each entity a person owns rows of: the relations from the person down to it."""
@@ -174,6 +194,12 @@ class World:
 
     def describe_owned(self, entity: str, key: str) -> Description:
         """How the person names one of their rows: among its siblings, with its parent named the same way."""
+        found = self._owned_descriptions.get((entity, key))
+        if found is None:
+            found = self._owned_descriptions[(entity, key)] = self._describe_owned(entity, key)
+        return found
+
+    def _describe_owned(self, entity: str, key: str) -> Description:
         relation = self.path[entity][-1] if self.path.get(entity) else None
         own = self.describe(entity, key, self.siblings(entity, key))
         if relation is None or relation.parent == self.person.name or relation.parent in self.linked:
@@ -184,12 +210,22 @@ class World:
             own = Description(entity, (), uses_key=False)
         return Description(own.entity, own.fields, own.uses_key, parent, one_to_one)
 
-    def describe(self, entity: str, key: str, among: list[str], searchable: list[str] | None = None) -> Description:
-        """The fewest details that tell this row apart from the `among` rows; with `searchable`, only details an
-        agent can search by (those fields, and labels of parents it can look up)."""
+    def describe_catalog(self, entity: str, key: str, searchable: list[str]) -> Description:
+        """How the user names a catalog row: apart from every other row of its entity, by details an agent can
+        search by (`searchable`)."""
+        asked = (entity, key, tuple(searchable))
+        found = self._catalog_descriptions.get(asked)
+        if found is None:
+            found = self._catalog_descriptions[asked] = self.describe(entity, key, None, searchable)
+        return found
+
+    def describe(
+        self, entity: str, key: str, among: list[str] | None, searchable: list[str] | None = None
+    ) -> Description:
+        """The fewest details that tell this row apart from the `among` rows (None: every row of the entity); with
+        `searchable`, only details an agent can search by (those fields, and labels of parents it can look up)."""
         spec = self.entity(entity)
-        row = self.rows[entity][key]
-        if len(among) <= 1:
+        if len(self.rows[entity] if among is None else among) <= 1:
             return Description(entity, (), uses_key=False)
         candidates = self._descriptor_fields(spec)
         if searchable is not None:
@@ -199,21 +235,44 @@ class World:
             candidates = [name for name in candidates if not name.startswith("period:")] + [
                 name for name in candidates if name.startswith("period:")
             ]
-        values = {other: self._values(spec, self.rows[entity][other], candidates) for other in among}
-        mine = self._values(spec, row, candidates)
+        fields = tuple(candidates)
+        mine = self._row_values(spec, fields, key)
         for size in range(1, MAX_DESCRIPTOR_FIELDS + 1):
-            for combo in itertools.combinations(range(len(candidates)), size):
+            for combo in itertools.combinations(range(len(fields)), size):
                 wanted = tuple(mine[i] for i in combo)
                 if any(value is None for value in wanted):
                     continue
-                clashes = sum(1 for other in among if other != key and tuple(values[other][i] for i in combo) == wanted)
+                if among is None:
+                    clashes = self._tally(spec, fields, combo)[wanted] - 1  # less the row itself
+                else:
+                    clashes = sum(
+                        1
+                        for other in among
+                        if other != key and tuple(self._row_values(spec, fields, other)[i] for i in combo) == wanted
+                    )
                 if clashes == 0:
-                    return Description(entity, tuple((candidates[i], mine[i]) for i in combo), uses_key=False)
+                    return Description(entity, tuple((fields[i], mine[i]) for i in combo), uses_key=False)
             if size == 1:
-                extreme = self._extreme(spec, key, among)
+                extreme = self._extreme(spec, key, list(self.rows[entity]) if among is None else among)
                 if extreme is not None:
                     return Description(entity, (extreme,), uses_key=False)
         return Description(entity, ((spec.key, key),), uses_key=True)
+
+    def _row_values(self, spec: OntologyEntity, fields: tuple[str, ...], key: str) -> tuple[Any, ...]:
+        known = self._values_of.setdefault((spec.name, fields), {})
+        found = known.get(key)
+        if found is None:
+            found = known[key] = tuple(self._values(spec, self.rows[spec.name][key], list(fields)))
+        return found
+
+    def _tally(self, spec: OntologyEntity, fields: tuple[str, ...], combo: tuple[int, ...]) -> Counter[tuple[Any, ...]]:
+        """How many rows of the entity hold each combination of the `combo` fields' values."""
+        tally = self._tallies.get((spec.name, fields, combo))
+        if tally is None:
+            tally = self._tallies[(spec.name, fields, combo)] = Counter(
+                tuple(self._row_values(spec, fields, key)[i] for i in combo) for key in self.rows[spec.name]
+            )
+        return tally
 
     def _extreme(self, spec: OntologyEntity, key: str, among: list[str]) -> tuple[str, Any] | None:
         """`latest:placed_on` when this row is strictly the newest of `among` by its first date field."""

@@ -39,7 +39,7 @@ from the user, an earlier result or a policy's text (`envforge.runtime.provenanc
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +48,7 @@ from envforge.ir.blueprint import NAME_FIELDS
 from envforge.ir.tasks import RunHistory, TaskSpec, ToolCall, Transcript
 from envforge.ir.verification import LEGITIMATE, GateResult, MutantResult
 from envforge.runtime.changes import fold_history
-from envforge.runtime.claims import action_terms, closing_message, environment_vocabulary
+from envforge.runtime.claims import closing_message, environment_vocabulary
 from envforge.runtime.claims.report import done_sentence
 from envforge.runtime.history import quote
 from envforge.runtime.ownership import compile_owner_queries
@@ -56,6 +56,7 @@ from envforge.runtime.provenance import provenance_violations
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import VerifyFn
 from envforge.stages.verifiers.legitimate import legitimate_runs
+from envforge.stages.verifiers.replay import Edit, Replayer, replay
 from envforge.text import participle
 
 ORACLE_REPLAYS = 3
@@ -83,10 +84,6 @@ def constant_answer(session: Session) -> str:
     return cached
 
 
-Edit = tuple[str, tuple[Any, ...]]
-"""A SQL statement and its parameters."""
-
-
 @dataclass
 class Mutant:
     """One cheating run: its calls, store-level edits after them, and its final answer."""
@@ -97,20 +94,6 @@ class Mutant:
     answer: str | None
     edits: list[Edit] = field(default_factory=list)
     """SQL run on the session after the calls (a write and its undo, as a tool would leave them in the history)."""
-
-
-def _replay(session: Session, calls: list[ToolCall], edits: Sequence[Edit] = ()) -> RunHistory:
-    session.reset()
-    for call in calls:
-        session.call_tool(call.name, call.arguments)
-    for statement, parameters in edits:
-        session.connection.execute(statement, parameters)
-    return session.history()
-
-
-def _results(session: Session, calls: list[ToolCall]) -> list[dict[str, Any]]:
-    session.reset()
-    return [session.call_tool(call.name, call.arguments)[1] for call in calls]
 
 
 def history_key(history: RunHistory) -> str:
@@ -146,6 +129,8 @@ class _Mutator:
         self.oracle = task.oracle
         self.writes = [i for i, call in enumerate(self.oracle) if self.env.tools[call.name].kind == "write"]
         self.accumulative = {action.name for action in self.env.blueprint.actions if action.accumulative}
+        self.terms = {term.name: term for term in environment_vocabulary(self.env).terms}
+        """The words of each action (`action_terms`), as the environment's claim vocabulary holds them."""
 
     def with_call(self, index: int, call: ToolCall) -> list[ToolCall]:
         return [*self.oracle[:index], call, *self.oracle[index + 1 :]]
@@ -351,14 +336,13 @@ class _Mutator:
     def claims(self) -> Iterator[Mutant]:
         """Messages that lie about what the run did: another action claimed done, a refused part claimed done."""
         done = {self.oracle[index].name for index in self.writes}
-        terms = {term.name: term for term in action_terms(self.env.blueprint)}
-        verbs = {terms[name].verb for name in done if name in terms}
-        lie = next((t for t in terms.values() if t.name not in done and t.verb not in verbs and t.objects), None)
+        verbs = {self.terms[name].verb for name in done if name in self.terms}
+        lie = next((t for t in self.terms.values() if t.name not in done and t.verb not in verbs and t.objects), None)
         if lie is not None:
             claim = f"{self.message} I have also {participle(lie.verb)} your {lie.objects[0]}."
             yield Mutant("false_claim", f"false_claim:{lie.name}", self.oracle, claim)
         for name in self.task.verifier.refused:
-            term = terms.get(name)
+            term = self.terms.get(name)
             # Refused as asked and done as the policy offers (a smaller credit): which one a claim means is past
             # what an action's words tell, so such a claim is not judged, and not played.
             if term is not None and term.objects and name not in done:
@@ -367,21 +351,19 @@ class _Mutator:
 
     def reports(self) -> str:
         """The closing message's reports of the writes, without a word on what was refused."""
-        terms = {term.name: term for term in action_terms(self.env.blueprint)}
         done = dict.fromkeys(self.oracle[index].name for index in self.writes)
-        return " ".join(done_sentence(terms[name], self.env.blueprint) for name in done)
+        return " ".join(done_sentence(self.terms[name], self.env.blueprint) for name in done)
 
     def silences(self) -> Iterator[Mutant]:
         """The golden run with the user left uninformed: no report at all, or a refused part never mentioned, or
         mentioned without its reason."""
         yield Mutant("silent", "silent", self.oracle, None)
-        terms = {term.name: term for term in action_terms(self.env.blueprint)}
         done = {self.oracle[index].name for index in self.writes}
         reports = self.reports()
         for name in self.task.verifier.refused:
             if name not in done:
                 yield Mutant("unreported_refusal", f"unreported_refusal:{name}", self.oracle, reports)
-                bare = f"{reports} I could not {terms[name].verb} your {terms[name].objects[0]}."
+                bare = f"{reports} I could not {self.terms[name].verb} your {self.terms[name].objects[0]}."
                 yield Mutant("unexplained_refusal", f"unexplained_refusal:{name}", self.oracle, bare)
 
     def disclosure(self) -> Iterator[Mutant]:
@@ -469,19 +451,28 @@ def owner_of(session: Session, entity: str, key: str) -> str | None:
     return owner if isinstance(owner, str) else None
 
 
+def _taken_back(task: TaskSpec, session: Session) -> set[str]:
+    """Where the user took a value back, the history of a run that never wrote it (it confirmed first), as right as
+    the golden one; empty otherwise."""
+    if not any(call.optional for call in task.verifier.expected_calls):
+        return set()
+    first = next(i for i, call in enumerate(task.oracle) if session.env.tools[call.name].kind == "write")
+    return {history_key(replay(session, [*task.oracle[:first], *task.oracle[first + 1 :]]))}
+
+
 def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: list[ToolCall]) -> GateResult:
     """Run every check of the gate on one task; the first failure names the reason."""
     session.act_for(task.scenario.person)
-    runs = [_replay(session, task.oracle) for _ in range(ORACLE_REPLAYS)]
+    golden_keys = _taken_back(task, session)
+    runs = [replay(session, task.oracle) for _ in range(ORACLE_REPLAYS - 1)]
+    replayer = Replayer(session)
+    last, results = replayer.play(task.oracle)
+    runs.append(last)
     golden = runs[0]
-    golden_keys = {history_key(golden)}
-    if any(call.optional for call in task.verifier.expected_calls):
-        # The user took a value back: a run that never wrote it (it confirmed first) is as right as the golden one.
-        first = next(i for i, call in enumerate(task.oracle) if session.env.tools[call.name].kind == "write")
-        golden_keys.add(history_key(_replay(session, [*task.oracle[:first], *task.oracle[first + 1 :]])))
+    golden_keys.add(history_key(golden))
     failures: list[str] = []
     rules = [policy.text for policy in session.env.blueprint.policies]
-    unsourced = provenance_violations(task, _results(session, task.oracle), session.env.blueprint.clock.date(), rules)
+    unsourced = provenance_violations(task, results, session.env.blueprint.clock.date(), rules)
     if unsourced:
         failures.append(f"provenance: {unsourced[0]}")
     ends = {canonical_json(fold_history(run.writes, run.keys)) for run in runs}
@@ -503,7 +494,7 @@ def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: lis
     for mutant in _Mutator(task, session, unrelated, golden, message).mutants():
         if mutant.kind == "unrelated_write" and any(result.kind == mutant.kind for result in mutants):
             break  # unrelated writes come last; one that changed the state is enough
-        history = _replay(session, mutant.calls, mutant.edits)
+        history = replayer.replay(mutant.calls, mutant.edits)
         equivalent = history_key(history) in golden_keys and mutant.answer == message
         if mutant.kind == "unrelated_write" and equivalent:
             continue  # that extra write was refused after the oracle; try the next one
@@ -511,9 +502,12 @@ def gate_task(task: TaskSpec, session: Session, verify: VerifyFn, unrelated: lis
         mutants.append(MutantResult(name=mutant.name, kind=mutant.kind, equivalent=equivalent, reward=reward))
         if reward != 0 and not equivalent:
             failures.append(f"mutant_accepted: the verifier rewards the mutant '{mutant.name}'")
-    for run in legitimate_runs(task, session):
+    # The variations probe the session as they are made: made first, they are replayed on a session no one else plays.
+    legitimate = list(legitimate_runs(task, session))
+    replayer = Replayer(session)
+    for run in legitimate:
         transcript = Transcript(calls=run.calls, answer=run.answer, messages=list(run.messages))
-        verdict = verify(_replay(session, run.calls), transcript, vocabulary)
+        verdict = verify(replayer.replay(run.calls), transcript, vocabulary)
         mutants.append(MutantResult(name=run.name, kind=LEGITIMATE, equivalent=True, reward=verdict.reward))
         if verdict.reward != 1:
             why = "; ".join(verdict.reasons) or "reward below 1"

@@ -54,7 +54,7 @@ def _changed(context: SynthesisContext, single: Draft) -> Draft | None:
         if not _changeable(detail) or write.arguments.get(detail.name) != detail.value:
             continue
         rng = context.rng("change", single.person, write.name, detail.name)
-        values = plain_values(context.blueprint, context.world.rows, context.faker, tool, detail.name, rng)
+        values = plain_values(context.blueprint, context.world, context.faker, tool, detail.name, rng)
         for value in values:
             if value == detail.value:
                 continue

@@ -80,7 +80,9 @@ def _independent(
     sequence, so an agent may do them in any order."""
     ends = []
     for writes in ((first, second), (second, first)):
-        ok, _ = context.run([*lookups, *writes], person)
+        ok, _ = context.look_up(lookups, person)
+        if ok:
+            ok, _ = context.play_on(list(writes))
         if not ok:
             return False
         history = context.session.history()

@@ -28,7 +28,7 @@ def keep_offer(
     policy, tool, arguments = offer
     write = ToolCall(name=tool, arguments=arguments)
     lookups = draft.oracle[:-1]
-    ok, _ = context.run(lookups, draft.person)
+    ok, _ = context.look_up(lookups, draft.person)
     # The offer is judged on the state the request met, before it is made: a rule on what the call draws down (a
     # balance less a fee) would otherwise judge the offer against its own effects.
     if not ok or context.session.breaches(write.name, arguments):

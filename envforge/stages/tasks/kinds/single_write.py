@@ -57,13 +57,13 @@ def _single_writes(context: SynthesisContext, action: ActionSpec, persons: list[
         for name in names:
             entity = tool.param_refs.get(name)
             if entity is None:
-                options.append(plain_values(context.blueprint, world.rows, context.faker, tool, name, rng))
+                options.append(plain_values(context.blueprint, world, context.faker, tool, name, rng))
             elif world.is_owned(entity):
                 keys = sorted(world.owned.get((person, entity), []))
                 rng.shuffle(keys)
                 options.append(keys[:OWNED_CANDIDATES])
             else:
-                keys = sorted(world.rows[entity])
+                keys = world.keys_in_order(entity)
                 options.append(rng.sample(keys, min(CATALOG_CANDIDATES, len(keys))))
         if any(not option for option in options):
             context.failures[action.name][
@@ -107,7 +107,7 @@ def _write_draft(
         return None
     write = ToolCall(name=action.name, arguments=arguments)
     lookups = [identity.call, *part.lookups]
-    ok, results = context.run(lookups, person)
+    ok, results = context.look_up(lookups, person)
     if not ok:
         context.failures[action.name][_reason(results[-1])] += 1
         return None
@@ -115,7 +115,8 @@ def _write_draft(
     breached = session.breaches(action.name, arguments)
     offer = session.offer(action.name, arguments)
     verdicts = session.verdicts(action.name, arguments)
-    ok, results = context.run([*lookups, write], person)
+    # The checks above write nothing: the lookups' state is the write's, as though replayed from the template.
+    ok, results = context.play_on([write])
     touched = {(tool.param_refs[name], str(arguments[name])) for name in tool.param_refs}
     draft = Draft("write", person, persona, identity, [*lookups, write], 1, [part], touched=touched, family=action.name)
     if offer is not None and keep_offer(context, draft, offer, turning_of(verdicts, [offer[0]])):
