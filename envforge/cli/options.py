@@ -75,6 +75,14 @@ ROLLOUT_OPTIONS: dict[str, Any] = {
     ],
     "cache": CacheDir,
     "offline": Offline,
+    "noise": Annotated[
+        str | None,
+        typer.Option("--noise", help="Noise profile: tools, user or all, at a level (all@0.5), or a YAML file."),
+    ],
+    "curriculum": Annotated[
+        str | None,
+        typer.Option("--curriculum", help="Noise levels to rise through as the pass rate rises, e.g. 0,0.3,0.6,1."),
+    ],
     "max_turns": Annotated[int, typer.Option("--max-turns", min=1, max=200, help="Model requests per episode.")],
     "max_user_turns": Annotated[int, typer.Option("--max-user-turns", min=0, max=50, help="User replies per episode.")],
     "max_tokens": Annotated[int, typer.Option("--max-tokens", min=1, help="Completion tokens per request.")],

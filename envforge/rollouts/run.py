@@ -13,12 +13,14 @@ from typing import Any, TypeVar
 from envforge.errors import UserInputError, did_you_mean
 from envforge.executors import Progress, import_ray, no_progress, ray_session
 from envforge.ir.display import SHOWN, Display, Table
+from envforge.ir.noise import noise_profile
 from envforge.ir.verification import RolloutSummary
 from envforge.rollouts.clients import api_key, build_clients, rollout_config
 from envforge.rollouts.options import RolloutOptions
 from envforge.rollouts.ray_actors import run_on_ray
 from envforge.rollouts.runner import RolloutPlan, run_rollouts
 from envforge.rollouts.trajectory import Trajectory, save_trajectories
+from envforge.runtime.curriculum import Curriculum, curriculum_levels
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 
@@ -72,13 +74,28 @@ def pick_tasks(package: EnvPackage, wanted: list[str] | None, limit: int | None)
     return ids[:limit] if limit is not None else ids
 
 
+def curriculum_of(options: RolloutOptions) -> Curriculum | None:
+    """The curriculum `--curriculum` asks for, over the `--noise` profile; one line naming the fix if it cannot run."""
+    if options.curriculum is None:
+        if options.noise is not None:
+            noise_profile(options.noise)
+        return None
+    if options.noise is None:
+        raise UserInputError("--curriculum raises the level of a noise profile: add --noise tools, user or all")
+    if options.executor == "ray":
+        raise UserInputError("--curriculum runs its waves in order here: use --executor local")
+    return Curriculum(noise_profile(options.noise), levels=curriculum_levels(options.curriculum))
+
+
 async def _rollouts(
     package: EnvPackage, options: RolloutOptions, plan: RolloutPlan, progress: Progress[Trajectory]
 ) -> list[Trajectory]:
+    curriculum = curriculum_of(options)
     agent, user, clients = build_clients(options, package, key=api_key())
     try:
         with progress(len(plan.task_ids) * plan.k) as advance:
-            return await run_rollouts(package, agent, user, plan, rollout_config(options), on_done=advance)
+            config = rollout_config(options)
+            return await run_rollouts(package, agent, user, plan, config, on_done=advance, curriculum=curriculum)
     finally:
         for client in clients:
             await client.close()
@@ -107,6 +124,7 @@ def rollout_and_save(
     package_path: Path, options: RolloutOptions, progress: Progress[Trajectory] | None = None
 ) -> tuple[list[Trajectory], Path]:
     """Run the episodes and write them; the trajectories file appears only once every episode has ended."""
+    curriculum_of(options)
     if options.executor == "ray":
         import_ray()
     package = load_package(open_package(package_path))

@@ -18,7 +18,9 @@ from pydantic import Field, ValidationError
 
 from envforge.errors import UserInputError
 from envforge.ir.base import IRModel
+from envforge.ir.noise import EpisodeNoise, NoiseProfile
 from envforge.ir.tasks import ToolCall, Verdict
+from envforge.runtime.tool_noise import NoiseEvent
 
 FailureClass = Literal["model", "format", "infrastructure"]
 Outcome = Literal["passed", "failed", "infrastructure"]
@@ -69,6 +71,34 @@ class Tokens(IRModel):
     cached_requests: int = 0
 
 
+class NoiseRecord(IRModel):
+    """The noise an episode ran under: enough to draw the same noise again."""
+
+    profile: NoiseProfile
+    """At the level the episode ran at."""
+    seed: str
+    """The episode seed every draw hashes (`<task>:<sample>`)."""
+    noisy: bool
+    """Whether the episode fell in the profile's share of noisy episodes."""
+    tool_events: list[str] = Field(default_factory=list)
+    """Where tool noise struck: `<call index> <tool>: <kind>`."""
+    curriculum: dict[str, Any] | None = None
+    """The curriculum's state when the episode started (`envforge.runtime.curriculum`), if one ran."""
+
+
+def noise_record(
+    profile: NoiseProfile | None,
+    seed: str,
+    drawn: EpisodeNoise | None,
+    events: Iterable[NoiseEvent],
+    curriculum: dict[str, Any] | None = None,
+) -> NoiseRecord | None:
+    if profile is None:
+        return None
+    shown = [f"{event.call} {event.tool}: {event.kind}" for event in events]
+    return NoiseRecord(profile=profile, seed=seed, noisy=drawn is not None, tool_events=shown, curriculum=curriculum)
+
+
 class Trajectory(IRModel):
     """One episode of one model on one task."""
 
@@ -102,6 +132,8 @@ class Trajectory(IRModel):
     """Guard codes where the user simulator's own reply was replaced by a conforming one."""
     timings: Timings = Field(default_factory=Timings)
     tokens: Tokens = Field(default_factory=Tokens)
+    noise: NoiseRecord | None = None
+    """The noise profile and draws the episode ran under (None: a clean run)."""
 
     @property
     def reward(self) -> float | None:

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import cast
 
 from envforge.hashing import canonical_json
+from envforge.ir.noise import EpisodeNoise
 from envforge.ir.tasks import Reaction, RunHistory, TaskSpec, ToolCall, Transcript, Verdict
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.claims import Vocabulary, closing_message, environment_vocabulary
@@ -22,6 +23,7 @@ from envforge.runtime.environment import Environment, load_environment
 from envforge.runtime.opened_package import OpenedPackage
 from envforge.runtime.session import Session
 from envforge.runtime.tasks import check_verifiers_present, load_package_verifier, load_tasks, pick_task
+from envforge.runtime.tool_noise import NoisyTools
 
 VERIFY_PARAMETERS = 3
 """`verify(history, transcript, vocabulary)`: what a verifier takes since it reads the agent's messages."""
@@ -126,13 +128,17 @@ def render_result(result: ToolResult) -> str:
 class Episode:
     """One attempt at one task: a private session, every call made, and the verdict when it ends."""
 
-    def __init__(self, package: EnvPackage, task_id: str, session: Session | None = None) -> None:
+    def __init__(
+        self, package: EnvPackage, task_id: str, session: Session | None = None, noise: EpisodeNoise | None = None
+    ) -> None:
         self.package = package
         self.task = package.task(task_id)
         self.session = session if session is not None else Session(package.env)
         self.session.act_for(self.task.scenario.person)
         self.session.reset()
         self.initial = self.session.snapshot()
+        self.noise = noise
+        self.tools = NoisyTools(self.session, noise)
         self.calls: list[ToolCall] = []
         self.failed_calls = 0
         self.verdict: Verdict | None = None
@@ -146,7 +152,7 @@ class Episode:
         if self.verdict is not None:
             raise RuntimeError(f"episode of task {self.task.id} has ended; reset before calling tools")
         self.calls.append(ToolCall(name=name, arguments=arguments))
-        ok, result = self.session.call_tool(name, arguments)
+        ok, result = self.tools.call_tool(name, arguments)
         if not ok:
             self.failed_calls += 1
         return ok, result

@@ -9,13 +9,15 @@ model meets the same user in training as in evaluation.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Literal
 
+from envforge.ir.noise import EXTRA_USER_TURNS
 from envforge.ir.tasks import TaskSpec, Verdict
 from envforge.runtime.episode import Episode
 from envforge.users.base import Turn, UserSimulator
+from envforge.users.fields import asks_user
+from envforge.users.noise import NoisyUser
 from envforge.users.script import due
 
 MAX_USER_TURNS = 4
@@ -23,13 +25,6 @@ MAX_USER_TURNS = 4
 
 Ending = Literal["solved", "answered", "user_turn_limit"]
 """Why the harness ends a conversation after the agent's text message."""
-
-_QUESTION = re.compile(r"\?\s*[)\"'*]*\s*$")
-
-
-def asks_user(text: str) -> bool:
-    """Whether the agent's message ends with a question to the user (it waits for an answer)."""
-    return bool(_QUESTION.search(text))
 
 
 def writes_done(verdict: Verdict) -> bool:
@@ -63,10 +58,13 @@ class Conversation:
         self, episode: Episode, user: UserSimulator, *, sample: int = 0, max_user_turns: int = MAX_USER_TURNS
     ) -> None:
         self.episode = episode
-        self.user = user
+        noise = episode.noise
+        # The episode's user noise garbles what the user says; the extra turns are what recovering from it costs.
+        noisy = noise is not None and bool(noise.profile.user)
+        self.user: UserSimulator = NoisyUser(user, noise) if noise is not None and noisy else user
         self.sample = sample
-        self.max_user_turns = max_user_turns
-        self.turns: list[Turn] = [Turn(role="user", content=user.opener(episode.task))]
+        self.max_user_turns = max_user_turns + (EXTRA_USER_TURNS if noisy else 0)
+        self.turns: list[Turn] = [Turn(role="user", content=self.user.opener(episode.task))]
         self.user_turns = 0
         self.ended: Ending | None = None
 

@@ -68,6 +68,7 @@ _NEGATED = re.compile(
 )
 _DIGIT_GROUP = re.compile(r"\+?\(?\d+(?:(?:\)\s?|[\s./-])\(?\d+)*")
 _PHONE_TAIL = 7
+_QUESTION = re.compile(r"\?\s*[)\"'*]*\s*$")
 
 
 def humanize(field: str) -> str:
@@ -171,3 +172,8 @@ def mentions_value(text: str, value: str) -> bool:
         return any(wanted in group for group in _digit_groups(text))
     pattern = r"\s+".join(re.escape(part) for part in value.split())
     return re.search(rf"(?<![\w]){pattern}(?![\w])", text, re.IGNORECASE) is not None
+
+
+def asks_user(text: str) -> bool:
+    """Whether the agent's message ends with a question to the user (it waits for an answer)."""
+    return bool(_QUESTION.search(text))
