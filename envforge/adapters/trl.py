@@ -18,6 +18,7 @@ import importlib
 import inspect
 from typing import Any, ClassVar
 
+from envforge.adapters.noise import noise_source
 from envforge.adapters.packages import installed_package
 from envforge.ir.tasks import Verdict
 from envforge.runtime.episode import Episode, render_result
@@ -32,6 +33,10 @@ class ToolEnvironment:
     """The installed environment wheel's module, e.g. `envforge_env_retail`."""
     max_result_chars: ClassVar[int | None] = None
     """Cut tool results longer than this (small models have short contexts); None keeps them whole."""
+    noise: ClassVar[str | None] = None
+    """A noise profile for every rollout, e.g. `all@0.3` (`envforge.ir.noise`); None runs clean."""
+    curriculum: ClassVar[str | None] = None
+    """Levels the noise rises through as this process's rollouts pass more often, e.g. `0,0.3,0.6,1`."""
 
     def __init__(self) -> None:
         self._package = installed_package(self.env_module)
@@ -39,8 +44,12 @@ class ToolEnvironment:
 
     def reset(self, **row: Any) -> str | None:
         """Start the rollout of the row's task; nothing is added to the prompt."""
-        self._episode = Episode(self._package, str(row["task_id"]))
+        self._episode = self._new_episode(str(row["task_id"]))
         return None
+
+    def _new_episode(self, task_id: str) -> Episode:
+        source = noise_source(self.noise, self.curriculum) if self.noise else None
+        return Episode(self._package, task_id, noise=source.draw(task_id) if source is not None else None)
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         if self._episode is None:
@@ -57,6 +66,13 @@ class ToolEnvironment:
         return 0 if self._episode is None else len(self._episode.calls) - self._episode.failed_calls
 
     def _finish(self, answer: str | None) -> Verdict:
+        """The rollout's verdict, which a curriculum hears."""
+        verdict = self._judge(answer)
+        if self.noise:
+            noise_source(self.noise, self.curriculum).record(verdict.passed)
+        return verdict
+
+    def _judge(self, answer: str | None) -> Verdict:
         if self._episode is None:
             raise RuntimeError(f"{type(self).__name__}: no rollout to judge; reset(task_id=...) first")
         return self._episode.finish(answer)
@@ -73,7 +89,7 @@ class ConversationEnvironment(ToolEnvironment):
 
     def reset(self, **row: Any) -> str | None:
         """Start the rollout of the row's task with the user's opener as the prompt; nothing is added to it."""
-        self._episode = Episode(self._package, str(row["task_id"]))
+        self._episode = self._new_episode(str(row["task_id"]))
         self._conversation = Conversation(self._episode, ScriptedUser(), max_user_turns=self.max_user_turns)
         return None
 
@@ -95,7 +111,7 @@ class ConversationEnvironment(ToolEnvironment):
             return "(The customer has nothing more to say. Reply without a tool call to end the conversation.)"
         return reply
 
-    def _finish(self, answer: str | None) -> Verdict:
+    def _judge(self, answer: str | None) -> Verdict:
         if self._conversation is None:
             raise RuntimeError(f"{type(self).__name__}: no rollout to judge; reset(task_id=...) first")
         return self._conversation.finish(answer)

@@ -14,6 +14,7 @@ from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopOutp
 from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import ToolResponse
 
+from envforge.adapters.noise import noise_source
 from envforge.adapters.packages import installed_package
 from envforge.adapters.verl_loop import MAX_TURNS, Generation, run_token_episode
 from envforge.adapters.verl_reward import CALLS_FIELD
@@ -46,12 +47,15 @@ class EnvforgeAgentLoop(AgentLoopBase):
         max_turns: int = MAX_TURNS,
         user: str = "scripted",
         max_user_turns: int = MAX_USER_TURNS,
+        noise: str | None = None,
+        curriculum: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.max_turns = max_turns
         self.user = user_simulator(user)
         self.max_user_turns = max_user_turns
+        self.noise = noise_source(noise, curriculum) if noise else None
 
     async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
         extra_info = kwargs.get("extra_info") or {}
@@ -65,9 +69,11 @@ class EnvforgeAgentLoop(AgentLoopBase):
             log_probs = list(output.log_probs) if output.log_probs is not None else None
             return Generation(list(output.token_ids), log_probs)
 
+        task_id = str(extra_info["task_id"])
+        noise = self.noise.draw(task_id) if self.noise is not None else None
         episode = await run_token_episode(
             package,
-            str(extra_info["task_id"]),
+            task_id,
             self.tokenizer,
             generate,
             user=self.user,
@@ -76,7 +82,10 @@ class EnvforgeAgentLoop(AgentLoopBase):
             max_prompt_tokens=int(self.rollout_config.prompt_length),
             max_response_tokens=int(self.rollout_config.response_length),
             template_kwargs=dict(getattr(self, "apply_chat_template_kwargs", None) or {}),
+            noise=noise,
         )
+        if self.noise is not None:
+            self.noise.record(episode.verdict.passed)
         return AgentLoopOutput(
             prompt_ids=episode.prompt_ids,
             response_ids=episode.response_ids,
@@ -90,6 +99,7 @@ class EnvforgeAgentLoop(AgentLoopBase):
                     "acc": float(episode.verdict.passed),
                     "tool_calls": float(episode.tool_calls),
                     "user_turns": float(episode.user_turns),
+                    "noise_level": noise.profile.level if noise is not None else 0.0,
                 }
             },
         )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from envforge.errors import UserInputError
+from envforge.ir.noise import EpisodeNoise
 from envforge.ir.tasks import Verdict
 from envforge.runtime.agent_text import CallAction, parse_calls
 from envforge.runtime.episode import EnvPackage, Episode, render_result
@@ -102,10 +103,11 @@ async def run_token_episode(
     max_prompt_tokens: int | None = None,
     max_response_tokens: int = 4096,
     template_kwargs: dict[str, Any] | None = None,
+    noise: EpisodeNoise | None = None,
 ) -> TokenEpisode:
     """Run the model on the task until the conversation ends (without a user: its first message without a tool
-    call), or a limit is hit; then judge it."""
-    episode = Episode(package, task_id)
+    call), or a limit is hit; then judge it. `noise` garbles the tools' answers and the user's words."""
+    episode = Episode(package, task_id, noise=noise)
     conversation = Conversation(episode, user, max_user_turns=max_user_turns) if user is not None else None
     render = _Renderer(tokenizer, package.env.tool_list(), dict(template_kwargs or {}))
     messages: list[dict[str, Any]] = (

@@ -18,8 +18,10 @@ import numpy as np
 from gymnasium import spaces
 
 from envforge.errors import PackageError
+from envforge.ir.noise import NoiseProfile, noise_profile
 from envforge.ir.toolspec import ToolArguments
 from envforge.runtime.agent_text import AnswerAction, CallAction, parse_action
+from envforge.runtime.curriculum import Curriculum
 from envforge.runtime.episode import EnvPackage, Episode, load_package, render_result
 from envforge.runtime.opened_package import open_package
 
@@ -67,7 +69,11 @@ class ToolUseEnv(gymnasium.Env[str, str]):
         task_id: str | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         render_mode: str | None = None,
+        noise: NoiseProfile | str | None = None,
+        curriculum: Curriculum | None = None,
     ) -> None:
+        """`noise` (a profile, or a name such as `tools@0.3`) garbles the tools' answers; there is no user here, so
+        user noise has nothing to act on. A `curriculum` sets the level each episode and hears how it ended."""
         self.package = package if isinstance(package, EnvPackage) else load_package(open_package(Path(package)))
         if task_id is not None:
             self.package.task(task_id)
@@ -78,6 +84,8 @@ class ToolUseEnv(gymnasium.Env[str, str]):
         self.render_mode = render_mode
         self.observation_space = AnyText()
         self.action_space = AnyText()
+        self.noise = noise_profile(noise) if isinstance(noise, str) else noise
+        self.curriculum = curriculum
         self.episode: Episode | None = None
         self.steps = 0
         self.log: list[str] = []
@@ -88,19 +96,27 @@ class ToolUseEnv(gymnasium.Env[str, str]):
         if task_id is None:
             ids = self.package.task_ids
             task_id = ids[int(self.np_random.integers(len(ids)))]
-        self.episode = Episode(self.package, str(task_id))
+        profile = self.curriculum.current() if self.curriculum is not None else self.noise
+        # The episode seed comes from the env's generator, so reset(seed=...) fixes the noise as it fixes the task.
+        episode_seed = f"{task_id}:{int(self.np_random.integers(2**31))}" if profile is not None else ""
+        drawn = profile.episode(episode_seed) if profile is not None else None
+        self.episode = Episode(self.package, str(task_id), noise=drawn)
         self.steps = 0
         messages = self.package.trainer_prompt(self.episode.task.id)
         # No user takes turns here: what the task holds back comes asked and answered, after the request.
         request = "\n\n".join(message["content"] for message in messages if message["role"] == "user")
         self.log = [f"{_SPEAKERS[message['role']]}: {message['content']}" for message in messages[1:]]
-        info = {
+        info: dict[str, Any] = {
             "task_id": self.episode.task.id,
             "env_id": self.package.env_id,
             "system": self.package.env.policy,
             "tools": self.package.env.tool_list(),
             "messages": messages,
         }
+        if profile is not None:
+            info["noise"] = {**profile.model_dump(), "seed": episode_seed, "noisy": drawn is not None}
+        if self.curriculum is not None:
+            info["curriculum"] = self.curriculum.state()
         return request, info
 
     def step(self, action: str) -> tuple[str, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -131,6 +147,8 @@ class ToolUseEnv(gymnasium.Env[str, str]):
     ) -> tuple[str, float, bool, bool, dict[str, Any]]:
         assert self.episode is not None
         verdict = self.episode.finish(answer)
+        if self.curriculum is not None:
+            self.curriculum.record(verdict.passed)
         info = self._info()
         info["verdict"] = {"passed": verdict.passed, "components": verdict.components, "reasons": verdict.reasons}
         return observation, verdict.reward, terminated, not terminated, info
@@ -142,6 +160,7 @@ class ToolUseEnv(gymnasium.Env[str, str]):
             "step": self.steps,
             "tool_calls": [call.model_dump(mode="json") for call in self.episode.calls],
             "failed_calls": self.episode.failed_calls,
+            "noise_events": [f"{event.call} {event.tool}: {event.kind}" for event in self.episode.tools.events],
         }
 
 
