@@ -232,11 +232,16 @@ class Dispatcher:
             count_sql, page_sql = runtime.statements.listing(filters)
             # A text filter's schema admits only strings.
             params = {name: like_pattern(str(arguments[name])) if name in text else arguments[name] for name in filters}
-            total = self.connection.execute(count_sql, params).fetchone()[0]
-            params["limit"] = arguments.get("limit", LIST_LIMIT_DEFAULT)
-            params["offset"] = arguments.get("offset", 0)
-            rows = (row_dict(runtime, row) for row in self.connection.execute(page_sql, params))
+            limit, offset = arguments.get("limit", LIST_LIMIT_DEFAULT), arguments.get("offset", 0)
+            rows = [
+                row_dict(runtime, row)
+                for row in self.connection.execute(page_sql, {**params, "limit": limit, "offset": offset})
+            ]
             items = [{name: row[name] for name in shown} for row in rows]
-            return {"items": items, "total": total}
+            # A short page that starts at or before the last match ends the matches: its end is their count, and
+            # a text filter's count is a second scan of the table.
+            if isinstance(limit, int) and isinstance(offset, int) and len(rows) < limit and (rows or not offset):
+                return {"items": items, "total": offset + len(rows)}
+            return {"items": items, "total": self.connection.execute(count_sql, params).fetchone()[0]}
 
         return listing

@@ -77,7 +77,9 @@ class EntityStatements:
         for field in fields:
             column = self.table.c[field]
             if field in self.text_fields:
-                clauses.append(column.ilike(bindparam(field), escape=LIKE_ESCAPE))
+                # SQLite's LIKE already ignores ASCII case, the only case its lower() folds: `ilike`'s
+                # lower(x) LIKE lower(?) matches the same rows at twice the cost of a scan.
+                clauses.append(column.like(bindparam(field), escape=LIKE_ESCAPE))
             else:
                 clauses.append(column == bindparam(field))
         count = select(func.count()).select_from(self.table).where(*clauses)

@@ -273,3 +273,17 @@ def test_no_call_crashes_results_match_their_schema_and_refusals_leave_the_state
         if retail_env.tools[tool].kind == "read":
             # A read is logged with the rows it returned; no read changes a row.
             assert session.state_hash() == Session(retail_env).state_hash() and not session.history().writes
+
+
+@pytest.mark.parametrize(("limit", "offset"), [(100, 0), (3, 0), (3, 2), (100, 4), (5, 10_000)])
+def test_a_listing_counts_every_match_whatever_page_it_shows(retail_env: Environment, limit: int, offset: int) -> None:
+    session = Session(retail_env)
+    matching = [row["order_id"] for row in session.rows("order") if row["status"] == "pending"]
+    page = session.call("list_orders", {"status": "pending", "limit": limit, "offset": offset})
+    assert page["total"] == len(matching) > 3
+    assert [row["order_id"] for row in rows(page)] == matching[offset : offset + limit]
+    texts = session.call("list_customers", {"last_name": "E", "limit": limit, "offset": offset})
+    named = [row["customer_id"] for row in session.rows("customer") if "e" in row["last_name"].lower()]
+    assert (
+        texts["total"] == len(named) and [row["customer_id"] for row in rows(texts)] == named[offset : offset + limit]
+    )

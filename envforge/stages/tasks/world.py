@@ -61,6 +61,24 @@ class Description:
         return mine + (self.parent.stated() if self.parent is not None else [])
 
 
+@dataclass(frozen=True)
+class Span:
+    """The newest and oldest of some rows' values of a field (as text, how rows are compared by date), each with
+    how many rows hold it, and how many hold none: a row is strictly the newest when it alone holds the newest."""
+
+    latest: str
+    at_latest: int
+    earliest: str
+    at_earliest: int
+    missing: int
+
+    @classmethod
+    def of(cls, values: list[Any]) -> Span:
+        texts = [str(value) for value in values if value is not None]
+        latest, earliest = max(texts, default=""), min(texts, default="")
+        return cls(latest, texts.count(latest), earliest, texts.count(earliest), len(values) - len(texts))
+
+
 class World:
     """Indexes over one seeded state for task synthesis."""
 
@@ -98,7 +116,9 @@ class World:
         self._owned_descriptions: dict[tuple[str, str], Description] = {}
         self._catalog_descriptions: dict[tuple[str, str, tuple[str, ...]], Description] = {}
         self._values_of: dict[tuple[str, tuple[str, ...]], dict[str, tuple[Any, ...]]] = {}
-        self._tallies: dict[tuple[str, tuple[str, ...], tuple[int, ...]], Counter[tuple[Any, ...]]] = {}
+        self._tallies: dict[tuple[str, tuple[str, ...], tuple[int, ...], bool, Any], Counter[tuple[Any, ...]]] = {}
+        self._spans: dict[tuple[str, str, bool, Any], Span] = {}
+        self._column_values: dict[tuple[str, tuple[str, ...], bool, Any], list[tuple[Any, ...]]] = {}
         self._texts: dict[tuple[str, str, int], list[str]] = {}
         self.singled_out: dict[tuple[str, tuple[str, ...]], bool] = {}
         """(person, credential) -> whether listing the people by the person's values of the credential's fields
@@ -201,7 +221,12 @@ class World:
 
     def _describe_owned(self, entity: str, key: str) -> Description:
         relation = self.path[entity][-1] if self.path.get(entity) else None
-        own = self.describe(entity, key, self.siblings(entity, key))
+        own = self.describe(
+            entity,
+            key,
+            self.siblings(entity, key),
+            group=self.rows[entity][key].get(relation.field) if relation else None,
+        )
         if relation is None or relation.parent == self.person.name or relation.parent in self.linked:
             return own
         parent = self.describe_owned(relation.parent, self.rows[entity][key][relation.field])
@@ -220,10 +245,17 @@ class World:
         return found
 
     def describe(
-        self, entity: str, key: str, among: list[str] | None, searchable: list[str] | None = None
+        self,
+        entity: str,
+        key: str,
+        among: list[str] | None,
+        searchable: list[str] | None = None,
+        *,
+        group: Any = None,
     ) -> Description:
         """The fewest details that tell this row apart from the `among` rows (None: every row of the entity); with
-        `searchable`, only details an agent can search by (those fields, and labels of parents it can look up)."""
+        `searchable`, only details an agent can search by (those fields, and labels of parents it can look up).
+        `group` names the `among` rows (their parent's key), which are then counted once for all their rows."""
         spec = self.entity(entity)
         if len(self.rows[entity] if among is None else among) <= 1:
             return Description(entity, (), uses_key=False)
@@ -242,8 +274,9 @@ class World:
                 wanted = tuple(mine[i] for i in combo)
                 if any(value is None for value in wanted):
                     continue
-                if among is None:
-                    clashes = self._tally(spec, fields, combo)[wanted] - 1  # less the row itself
+                if among is None or group is not None:
+                    # Less the row itself, which its siblings include.
+                    clashes = self._tally(spec, fields, combo, among, group)[wanted] - 1
                 else:
                     clashes = sum(
                         1
@@ -253,7 +286,7 @@ class World:
                 if clashes == 0:
                     return Description(entity, tuple((fields[i], mine[i]) for i in combo), uses_key=False)
             if size == 1:
-                extreme = self._extreme(spec, key, list(self.rows[entity]) if among is None else among)
+                extreme = self._extreme(spec, key, among, group)
                 if extreme is not None:
                     return Description(entity, (extreme,), uses_key=False)
         return Description(entity, ((spec.key, key),), uses_key=True)
@@ -265,31 +298,65 @@ class World:
             found = known[key] = tuple(self._values(spec, self.rows[spec.name][key], list(fields)))
         return found
 
-    def _tally(self, spec: OntologyEntity, fields: tuple[str, ...], combo: tuple[int, ...]) -> Counter[tuple[Any, ...]]:
-        """How many rows of the entity hold each combination of the `combo` fields' values."""
-        tally = self._tallies.get((spec.name, fields, combo))
+    def _tally(
+        self,
+        spec: OntologyEntity,
+        fields: tuple[str, ...],
+        combo: tuple[int, ...],
+        among: list[str] | None,
+        group: Any,
+    ) -> Counter[tuple[Any, ...]]:
+        """How many of the `among` rows (None: every row of the entity) hold each combination of the `combo`
+        fields' values; `among` is counted once per `group`."""
+        asked = (spec.name, fields, combo, among is None, group)
+        tally = self._tallies.get(asked)
         if tally is None:
-            tally = self._tallies[(spec.name, fields, combo)] = Counter(
-                tuple(self._row_values(spec, fields, key)[i] for i in combo) for key in self.rows[spec.name]
-            )
+            columns = self._columns(spec, fields, among, group)
+            tally = self._tallies[asked] = Counter(zip(*(columns[i] for i in combo), strict=True))
         return tally
 
-    def _extreme(self, spec: OntologyEntity, key: str, among: list[str]) -> tuple[str, Any] | None:
-        """`latest:placed_on` when this row is strictly the newest of `among` by its first date field."""
+    def _columns(
+        self, spec: OntologyEntity, fields: tuple[str, ...], among: list[str] | None, group: Any
+    ) -> list[tuple[Any, ...]]:
+        """Each of the `fields`' values over the `among` rows (None: every row of the entity): the tallies of
+        their combinations read them from here rather than row by row."""
+        asked = (spec.name, fields, among is None, group)
+        columns = self._column_values.get(asked)
+        if columns is None:
+            keys = self.rows[spec.name] if among is None else among
+            columns = list(zip(*(self._row_values(spec, fields, key) for key in keys), strict=True))
+            if among is None or group is not None:
+                self._column_values[asked] = columns
+        return columns
+
+    def _extreme(self, spec: OntologyEntity, key: str, among: list[str] | None, group: Any) -> tuple[str, Any] | None:
+        """`latest:placed_on` when this row is strictly the newest of `among` (None: every row of the entity) by
+        its first date field; `among` is summed up once per `group` (None: at each call)."""
         dates = [f for f in spec.fields if f.type in ("date", "datetime") and not f.nullable]
         if not dates:
             return None
         name = dates[0].name
-        rows = self.rows[spec.name]
-        mine = rows[key][name]
-        others = [rows[other][name] for other in among if other != key]
-        if mine is None or any(other is None for other in others):
+        mine = self.rows[spec.name][key][name]
+        span = self._span(spec.name, name, among, group)
+        if mine is None or span.missing:
             return None
-        if all(str(mine) > str(other) for other in others):
+        text = str(mine)
+        if text == span.latest and span.at_latest == 1:
             return (f"latest:{name}", mine)
-        if all(str(mine) < str(other) for other in others):
+        if text == span.earliest and span.at_earliest == 1:
             return (f"earliest:{name}", mine)
         return None
+
+    def _span(self, entity: str, field: str, among: list[str] | None, group: Any) -> Span:
+        asked = (entity, field, among is None, group)
+        span = self._spans.get(asked)
+        if span is None:
+            rows = self.rows[entity]
+            values = [row[field] for row in rows.values()] if among is None else [rows[key][field] for key in among]
+            span = Span.of(values)
+            if among is None or group is not None:
+                self._spans[asked] = span
+        return span
 
     def listed(self, entity: str) -> set[str]:
         """The fields the entity's list tool shows of each row: what an agent tells listed rows apart by."""
