@@ -7,7 +7,8 @@ the model sees the user's opener and must ask for what the user holds back, and 
 follow-up or pushes back as in `envforge rollout`. verl 0.9 has no interaction hook in its stock loop (0.9 removed
 `verl.interactions`), so the user lives in this loop. `envforge_agent_single_turn` and verl's stock `tool_agent`
 have no user: they read the row's `prompt`, the request with everything the user would say folded in
-(`EnvPackage.trainer_prompt`).
+(`EnvPackage.trainer_prompt`). `envforge_agent_noisy` is `envforge_agent` under every kind of noise
+(`envforge.ir.noise`), each rollout worker raising the level by its own curriculum as its episodes pass.
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ from envforge.exporters.signals import TaskSignals
 from envforge.exporters.split import Split
 from envforge.exporters.tables import parquet_bytes
 from envforge.exporters.wheels_names import module_name
+from envforge.runtime.curriculum import LEVELS
 from envforge.runtime.episode import EnvPackage
 from envforge.users.conversation import MAX_USER_TURNS
 
 AGENT_LOOP_NAME = "envforge_agent"
 SINGLE_TURN_LOOP_NAME = "envforge_agent_single_turn"
+NOISY_LOOP_NAME = "envforge_agent_noisy"
+"""`envforge_agent` under every kind of noise, its level raised by each rollout worker's curriculum."""
 AGENT_LOOP_TARGET = "envforge.adapters.verl_agent.EnvforgeAgentLoop"
 TOOL_CLASS = "envforge.adapters.verl_agent.EnvforgeTool"
 
@@ -104,6 +108,15 @@ def agent_loop_config() -> list[dict[str, Any]]:
             "max_user_turns": MAX_USER_TURNS,
         },
         {"name": SINGLE_TURN_LOOP_NAME, "_target_": AGENT_LOOP_TARGET, "max_turns": MAX_TURNS, "user": "none"},
+        {
+            "name": NOISY_LOOP_NAME,
+            "_target_": AGENT_LOOP_TARGET,
+            "max_turns": MAX_TURNS,
+            "user": "scripted",
+            "max_user_turns": MAX_USER_TURNS,
+            "noise": "all",
+            "curriculum": ",".join(f"{level:g}" for level in LEVELS),
+        },
     ]
 
 

@@ -66,6 +66,15 @@ def test_verl_rows_have_every_field_verl_reads(packages: dict[str, Path], export
     assert loops == [
         {"name": "envforge_agent", "_target_": target, "max_turns": 16, "user": "scripted", "max_user_turns": 4},
         {"name": "envforge_agent_single_turn", "_target_": target, "max_turns": 16, "user": "none"},
+        {
+            "name": "envforge_agent_noisy",
+            "_target_": target,
+            "max_turns": 16,
+            "user": "scripted",
+            "max_user_turns": 4,
+            "noise": "all",
+            "curriculum": "0,0.1,0.2,0.3,0.5,0.7,1",
+        },
     ]
     configs = {domain: folder / "tool_config.yaml"}
     if domain == "suite":
