@@ -69,7 +69,8 @@ class Dropped:
 
 @dataclass
 class ServedEpisode:
-    """One run served to an agent: a private session, what it started from, and every call made in it."""
+    """One run served to an agent: its session (on the store's shared template), what it started from, and every call
+    made in it."""
 
     id: str
     token: str

@@ -163,6 +163,9 @@ class Session:
 
     def call(self, tool: str, arguments: ToolArguments | None = None) -> ToolResult:
         """Call a tool; returns its result or raises ToolError (state unchanged on error)."""
+        if not self.joined:
+            # A private connection needs no turn: the hot path of single-session callers stays a plain dispatch.
+            return self.dispatcher.call(tool, arguments if arguments is not None else {})
         with self.turn():
             return self.dispatcher.call(tool, arguments if arguments is not None else {})
 
