@@ -9,6 +9,8 @@ import sqlite3
 import threading
 from typing import Any
 
+import anyio
+import mcp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,9 +19,11 @@ from envforge.runtime.apps.pickers import PickerSource
 from envforge.runtime.environment import Environment
 from envforge.runtime.episode_store import EpisodeStore
 from envforge.runtime.history import history_of
+from envforge.runtime.mcp_server import EnvServer
 from envforge.runtime.session import Session
 from tests.runtime.apps.test_pickers import action_form
 from tests.runtime.probes import attempts, fields, first
+from tests.runtime.test_mcp_episodes import meta
 
 Call = tuple[str, dict[str, Any]]
 SESSIONS = 4
@@ -199,3 +203,24 @@ def test_a_picker_lists_its_own_sessions_rows_whichever_session_wrote_last(retai
     assert "1 Lake Rd" in (listed.label(added) or "")
     others = PickerSource(retail_env, theirs).pickers(form, {}, {})["address_id"]
     assert {choice.key for choice in others.choices} == before
+
+
+async def _interleave_over_mcp(server: EnvServer, episodes: list[str], plan: list[tuple[int, Call]]) -> list[bool]:
+    async with mcp.Client(server.server) as client:
+        return [
+            not (await client.call_tool(tool, arguments, meta=meta(episodes[index]))).is_error
+            for index, (tool, arguments) in plan
+        ]
+
+
+def test_episodes_served_over_mcp_interleave_as_private_sessions(retail_env: Environment, calls: list[Call]) -> None:
+    server = EnvServer(retail_env)
+    episodes = [server.episodes.open_free(f"episode-{index}").id for index in range(SESSIONS)]
+    rng = random.Random(3)
+    plan = [(rng.randrange(SESSIONS), rng.choice(calls)) for _ in range(40)]
+    oks = anyio.run(_interleave_over_mcp, server, episodes, plan)
+    mirrors = [Session(retail_env) for _ in range(SESSIONS)]
+    assert oks == [mirrors[index].call_tool(*call)[0] for index, call in plan]
+    assert any(oks) and not all(oks)
+    for episode, mirror in zip(episodes, mirrors, strict=True):
+        _same(server.episodes.get(episode).session, mirror)
