@@ -121,8 +121,10 @@ class SharedState:
 
     def _park(self, session: Session) -> None:
         connection = self.connection
-        writes = [tuple(row) for row in connection.execute(f"SELECT {_WRITES} FROM {HISTORY} ORDER BY seq")]
-        calls = [tuple(row) for row in connection.execute(f"SELECT * FROM {CALLS} ORDER BY seq")]
+        cursor = connection.cursor()
+        cursor.row_factory = None  # plain tuples, built in C: a long run's log is read at every park
+        writes = cursor.execute(f"SELECT {_WRITES} FROM {HISTORY} ORDER BY seq").fetchall()
+        calls = cursor.execute(f"SELECT * FROM {CALLS} ORDER BY seq").fetchall()
         self.active = None
         if not undo_history(connection, self.env.entities, self.undo_limit):
             # Too many writes, or one the log cannot undo: the session keeps its state privately, and the others
