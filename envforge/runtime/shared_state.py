@@ -27,7 +27,7 @@ import json
 import sqlite3
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from envforge.runtime.history import CALLS, HISTORY, undo_history
 
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from envforge.runtime.environment import EntityRuntime, Environment
-    from envforge.runtime.session import Session
 
 _WRITES = "seq, call, entity, key, op, before, after"
 """The row log's columns, as `history_ddl` creates them."""
@@ -80,6 +79,14 @@ def _redo(connection: sqlite3.Connection, entities: Mapping[str, EntityRuntime],
             connection.execute(statements.update(tuple(row)), {**values, statements.key: key})
 
 
+class Member(Protocol):
+    """What the shared connection needs of a session taking turns on it (`envforge.runtime.session.Session`)."""
+
+    parked: Parked
+
+    def go_private(self, state: bytes) -> None: ...
+
+
 class SharedState:
     """One connection holding an environment's template, on which the sessions of a store take turns."""
 
@@ -90,10 +97,10 @@ class SharedState:
         self.connection = open_state(env.template)
         self.lock = threading.RLock()
         """Held across a turn change and the call that needed it."""
-        self.active: Session | None = None
+        self.active: Member | None = None
         """The session whose writes are live in the connection; every other member is parked."""
 
-    def activate(self, session: Session) -> None:
+    def activate(self, session: Member) -> None:
         """Give `session` the connection with its state live in it (the caller holds `lock`)."""
         if self.active is session:
             return
@@ -104,7 +111,7 @@ class SharedState:
             self._restore(parked)
         self.active = session
 
-    def release(self, session: Session) -> None:
+    def release(self, session: Member) -> None:
         """Forget `session`'s state: it closes, resets to the template, or goes private (the caller holds `lock`)."""
         session.parked = Parked()
         if self.active is session:
@@ -112,14 +119,14 @@ class SharedState:
             if not undo_history(self.connection, self.env.entities, self.undo_limit):
                 load_state(self.connection, self.env.template)
 
-    def detach(self, session: Session) -> bytes:
+    def detach(self, session: Member) -> bytes:
         """The state of `session` as bytes, now no longer kept here: the session goes on privately from them."""
         self.activate(session)
         state = self.connection.serialize()
         self.release(session)
         return state
 
-    def _park(self, session: Session) -> None:
+    def _park(self, session: Member) -> None:
         connection = self.connection
         cursor = connection.cursor()
         cursor.row_factory = None  # plain tuples, built in C: a long run's log is read at every park
