@@ -19,9 +19,9 @@ from envforge.bench.calls import Probe
 from envforge.bench.report import BenchRow, Timing, summarize, timed_row
 from envforge.errors import EnvforgeError
 from envforge.runtime.environment import Environment
+from envforge.runtime.episode_store import EpisodeStore
 from envforge.runtime.mcp_compat import payload_of
 from envforge.runtime.mcp_server import EPISODE_META_KEY, EnvServer
-from envforge.runtime.session import Session
 
 if TYPE_CHECKING:
     from mcp_types import RequestParamsMeta
@@ -128,15 +128,16 @@ def process_rss() -> int:
 
 
 def live_sessions_rss(env: Environment, probe: Probe, count: int) -> tuple[int, int]:
-    """(RSS before, RSS after) opening `count` sessions that have each served the probe once."""
+    """(RSS before, RSS after) opening `count` episodes in a server's store that have each served the probe once."""
     gc.collect()
     before = process_rss()
-    live = [Session(env) for _ in range(count)]
-    for session in live:
-        session.call(probe.tool, probe.arguments)
+    store = EpisodeStore(env, max_episodes=count)
+    live = [store.open_free() for _ in range(count)]
+    for served in live:
+        served.call(probe.tool, probe.arguments)
     after = process_rss()
-    for session in live:
-        session.close()
+    for served in live:
+        store.close(served.id)
     return before, after
 
 
@@ -158,6 +159,7 @@ def bench_memory(env: Environment, probe: Probe, sessions: int, episodes: Episod
         goal=RSS_GOAL_MB if sessions == RSS_GOAL_SESSIONS else None,
         note=(
             f"whole process: {before / MB:,.1f} MB before the sessions, {per_session / 1e3:,.1f} kB per session "
-            f"after one {probe.tool} call each; one fresh server process: {per_process / MB:,.1f} MB"
+            f"(episodes of one server's store) after one {probe.tool} call each; one fresh server process: "
+            f"{per_process / MB:,.1f} MB"
         ),
     )

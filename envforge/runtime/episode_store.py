@@ -25,7 +25,8 @@ from envforge.ir.tasks import TaskSpec, ToolCall, Transcript
 from envforge.ir.toolspec import ToolArguments, ToolResult
 from envforge.runtime.environment import Environment
 from envforge.runtime.errors import ToolError
-from envforge.runtime.session import Session
+from envforge.runtime.session import UNDO_LIMIT, Session
+from envforge.runtime.shared_state import SharedState
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +69,8 @@ class Dropped:
 
 @dataclass
 class ServedEpisode:
-    """One run served to an agent: a private session, what it started from, and every call made in it."""
+    """One run served to an agent: its session (on the store's shared template), what it started from, and every call
+    made in it."""
 
     id: str
     token: str
@@ -140,6 +142,8 @@ class EpisodeStore:
         self.dropped: OrderedDict[str, Dropped] = OrderedDict()
         """Recently dropped episodes, oldest first (at most DROPPED_KEPT x max_episodes)."""
         self._by_token: dict[str, ServedEpisode] = {}
+        self.shared = SharedState(env, UNDO_LIMIT)
+        """The one copy of the template the episodes take turns on: each holds only what it changed."""
 
     def open_task(self, task: TaskSpec, episode: str | None = None) -> ServedEpisode:
         """A new episode for `task`, acting for its person; `episode` chooses its id (else a random one)."""
@@ -161,7 +165,7 @@ class EpisodeStore:
             )
         if len(self.live) >= self.max_episodes:
             self._drop(next(iter(self.live)), "capacity")
-        session = Session(self.env, person)
+        session = Session(self.env, person, self.shared)
         served = ServedEpisode(
             id=episode or secrets.token_hex(8),
             token=secrets.token_urlsafe(16),

@@ -48,7 +48,7 @@ def _values(session: Session, tool: ToolSpec, name: str, schema: dict[str, Any],
     return ["probe@example.com", "Example value", "12345"]
 
 
-def _attempts(session: Session, tool: ToolSpec, rng: random.Random) -> list[dict[str, Any]]:
+def attempts(session: Session, tool: ToolSpec, rng: random.Random) -> list[dict[str, Any]]:
     properties = tool.parameters.get("properties", {})
     required = tool.parameters.get("required", [])
     options = [_values(session, tool, name, properties[name], rng) for name in required]
@@ -68,7 +68,7 @@ def find_probes(env: Environment, seed: int = 0) -> Probes:
     for tool in env.toolgraph.tools:
         if tool.kind != "write" or (write and violation):
             continue
-        for arguments in _attempts(session, tool, rng):
+        for arguments in attempts(session, tool, rng):
             ok, result = session.call_tool(tool.name, arguments)
             session.reset()
             if ok and write is None:

@@ -9,6 +9,7 @@ person's own rows, and finds another's only by its exact key, labelled without a
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -63,36 +64,46 @@ class Picker:
 
 
 class PickerSource:
-    """Pickers for the forms of one session: whose rows, in words, searched and bounded."""
+    """Pickers for the forms of one session: whose rows, in words, searched and bounded. The session's connection
+    is taken per listing, in the session's turn: a store's sessions share one connection, which holds whichever
+    session's state is live."""
 
     def __init__(self, env: Environment, session: Session) -> None:
         self.env = env
         self.session = session
-        self.labeler = RowLabeler(env, session.connection)
 
     def pickers(self, form: ActionForm, values: Mapping[str, str], queries: Mapping[str, str]) -> dict[str, Picker]:
         """A picker per record field of `form`; `values` keep their row listed whatever the search."""
-        return {
-            field.name: self.picker(form.tool, field, values.get(field.name, ""), queries.get(field.name, ""))
-            for field in form.fields
-            if field.input == "record" and field.ref is not None and field.ref in self.env.entities
-        }
+        with self.session.turn() as connection:
+            labeler = RowLabeler(self.env, connection)
+            return {
+                field.name: self._picker(
+                    labeler, form.tool, field, values.get(field.name, ""), queries.get(field.name, "")
+                )
+                for field in form.fields
+                if field.input == "record" and field.ref is not None and field.ref in self.env.entities
+            }
 
     def picker(self, tool: str, field: FormField, value: str, query: str) -> Picker:
+        """The picker of one record field of `tool`'s form."""
+        with self.session.turn() as connection:
+            return self._picker(RowLabeler(self.env, connection), tool, field, value, query)
+
+    def _picker(self, labeler: RowLabeler, tool: str, field: FormField, value: str, query: str) -> Picker:
         entity = str(field.ref)
-        rows, mine_only = self._rows(entity)
-        labels = sorted((self.labeler.label(entity, row) for row in rows), key=lambda label: label.order)
+        rows, mine_only = self._rows(labeler.connection, entity)
+        labels = sorted((labeler.label(entity, row) for row in rows), key=lambda label: label.order)
         query = query.strip()[:QUERY_LIMIT]
         matching = [label for label in labels if label.matches(query)] if query else labels
         action = compile_actions(self.env).get(tool)
         owned = {name for name, _ in action.owned} if action is not None else set()
         others_by_key = mine_only and field.name not in owned
-        found = self._by_key(entity, query, labels, mine_only, others_by_key) if query else None
+        found = self._by_key(labeler, entity, query, labels, (mine_only, others_by_key)) if query else None
         if found is not None and found not in matching:
             matching = [found, *matching]
         shown = matching[:PICKER_LIMIT]
         # The row chosen so far stays listed whatever the search shows, so a re-shown form keeps it.
-        kept = self._by_key(entity, value, labels, mine_only, others_by_key) if value else None
+        kept = self._by_key(labeler, entity, value, labels, (mine_only, others_by_key)) if value else None
         if kept is not None and kept not in shown:
             shown = [kept, *shown]
         spec = next(item for item in self.env.blueprint.entities if item.name == entity)
@@ -108,28 +119,31 @@ class PickerSource:
             others_by_key=others_by_key,
         )
 
-    def _rows(self, entity: str) -> tuple[list[dict[str, Any]], bool]:
+    def _rows(self, connection: sqlite3.Connection, entity: str) -> tuple[list[dict[str, Any]], bool]:
         """The rows the person may pick, and whether they are only the person's own (an entity people own, in a
         session that acts for someone) rather than a whole catalog."""
         owners = compile_owner_queries(self.env)
         person = self.session.person
         if entity in owners and person is not None:
-            return owners[entity].owned(self.session.connection, person, SCAN_LIMIT), True
+            return owners[entity].owned(connection, person, SCAN_LIMIT), True
         statement = f"{self.env.entities[entity].statements.select_all} LIMIT :limit"
-        return [dict(row) for row in self.session.connection.execute(statement, {"limit": SCAN_LIMIT})], False
+        return [dict(row) for row in connection.execute(statement, {"limit": SCAN_LIMIT})], False
 
-    def _by_key(self, entity: str, key: str, labels: list[RowLabel], mine_only: bool, others: bool) -> RowLabel | None:
-        """The row with exactly this key: among `labels`, else read; another person's only when `others` allows,
-        labelled without its details."""
+    def _by_key(
+        self, labeler: RowLabeler, entity: str, key: str, labels: list[RowLabel], scope: tuple[bool, bool]
+    ) -> RowLabel | None:
+        """The row with exactly this key: among `labels`, else read; another person's only when `scope` (the
+        person's own rows only, others' rows by key) allows, labelled without its details."""
+        mine_only, others = scope
         listed = next((label for label in labels if label.key == key), None)
         if listed is not None or (mine_only and not others):
             return listed
         runtime = self.env.entities[entity]
-        row = self.session.connection.execute(runtime.statements.select_by_key, {runtime.key: key}).fetchone()
+        row = labeler.connection.execute(runtime.statements.select_by_key, {runtime.key: key}).fetchone()
         if row is None:
             return None
         if not mine_only:
-            return self.labeler.label(entity, dict(row))
+            return labeler.label(entity, dict(row))
         owner = capitalized(f"another {humanize(self.env.blueprint.person)}'s {humanize(entity)}")
         return RowLabel(key, owner, (), (owner.lower(), key))
 
