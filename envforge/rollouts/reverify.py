@@ -21,6 +21,7 @@ from envforge.rollouts.trajectory import Trajectory, load_trajectories, save_tra
 from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.opened_package import open_package
 from envforge.runtime.session import Session
+from envforge.runtime.tool_noise import NoisyTools
 
 
 @dataclass
@@ -57,6 +58,15 @@ class ReverifyReport:
         )
 
 
+def agent_messages(trajectory: Trajectory) -> list[str]:
+    """What the agent told the user, as the rollout judged it: each of its turns without a tool call."""
+    return [
+        str(message.get("content") or "")
+        for message in trajectory.messages
+        if message.get("role") == "assistant" and not message.get("tool_calls")
+    ]
+
+
 def reverify_trajectory(package: EnvPackage, trajectory: Trajectory) -> tuple[Trajectory, int | None]:
     """The trajectory with a fresh verdict, and the first call whose replayed result differs (if any)."""
     if trajectory.verdict is None:
@@ -74,11 +84,16 @@ def reverify_trajectory(package: EnvPackage, trajectory: Trajectory) -> tuple[Tr
                 "regenerate the package with the same blueprint, seed and rows"
             )
         diverged: int | None = None
+        # The noise the episode ran under, drawn again: the same calls meet the same failures, pages and stale reads.
+        noise = trajectory.noise
+        tools = NoisyTools(session, noise.profile.episode(noise.seed) if noise is not None else None)
         for index, call in enumerate(trajectory.calls):
-            ok, result = session.call_tool(call.name, call.arguments)
+            ok, result = tools.call_tool(call.name, call.arguments)
             if diverged is None and (ok != call.ok or result != call.result):
                 diverged = index
-        transcript = Transcript(calls=trajectory.tool_calls(), answer=trajectory.answer)
+        transcript = Transcript(
+            calls=trajectory.tool_calls(), answer=trajectory.answer, messages=agent_messages(trajectory)
+        )
         verdict = package.verify(trajectory.task_id, session.history(), transcript)
     finally:
         session.close()

@@ -18,7 +18,7 @@ from envforge.ir.noise import EpisodeNoise
 from envforge.ir.tasks import TaskSpec
 from envforge.runtime.clarify import detail_fact, field_label, values
 from envforge.users.base import Turn, UserSimulator
-from envforge.users.fields import asks_user
+from envforge.users.fields import asked_fields, asks_user
 from envforge.users.script import due
 
 _NAME_FIELDS = ("first_name", "last_name")
@@ -30,10 +30,12 @@ _CHATTER = (
     "I've been meaning to sort this out for days.",
     "My coffee just went cold, of course.",
 )
-SIDETRACK_OPENINGS = ("Oh, and", "Just so you know,", "Sorry,")
+SIDETRACK_OPENINGS = ("Oh, and", "Just so you know,", "Hang on,")
 """How a sidetrack starts (a careful scripted agent in the tests knows to ask again)."""
 _WORD = re.compile(r"\b[a-z]{5,}\b")
 TYPOS_PER_MESSAGE = 2
+_RUDE = ("shit", "fuck", "cunt", "dick", "cock", "twat", "piss", "slut", "whore", "fag", "nig")
+"""What a swap of two letters must not spell ("shifted" to "shitfed")."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class NoisyUser:
     async def reply(self, task: TaskSpec, turns: Sequence[Turn], *, writes_done: bool, sample: int = 0) -> str:
         index = sum(turn.role == "user" for turn in turns)
         if self._sidetracks(task, turns, index):
-            text = self._sidetrack(task, index)
+            text = self._sidetrack(task, turns[-1].content, index)
         else:
             text = await self.inner.reply(task, turns, writes_done=writes_done, sample=sample)
         if index == 1:
@@ -101,10 +103,16 @@ class NoisyUser:
         first = next((turn for turn in range(1, index + 1) if self.noise.strikes("sidetrack", turn)), None)
         return first == index
 
-    def _sidetrack(self, task: TaskSpec, index: int) -> str:
-        """An answer to a question the agent did not ask: who the user is, or why they want it."""
+    def _sidetrack(self, task: TaskSpec, question: str, index: int) -> str:
+        """An answer to a question the agent did not ask: who the user is, or a detail it did not ask about."""
         name = " ".join(" ".join(values(task.scenario.known.get(field))) for field in _NAME_FIELDS).strip()
-        reasons = [detail_fact(key, value) for key, value in task.scenario.details.items() if values(value)]
+        details = task.scenario.details
+        asked = set(asked_fields(question, [*details, *(key.removeprefix("new_") for key in details)]))
+        reasons = [
+            detail_fact(key, value)
+            for key, value in details.items()
+            if values(value) and not {key, key.removeprefix("new_")} & asked
+        ]
         options = [f"{SIDETRACK_OPENINGS[0]} it's {name} here, in case I didn't say."] if name else []
         options += [f"{SIDETRACK_OPENINGS[1]} {reason}." for reason in reasons]
         options = options or [f"{SIDETRACK_OPENINGS[2]} I was reading something else. Where were we?"]
@@ -162,8 +170,11 @@ def _typos(text: str, protected: frozenset[str], noise: EpisodeNoise, index: int
         word = _WORD.match(text, start)
         if word is None:
             continue
-        inner = int(noise.draw("typo-at", start) * (len(word.group()) - 3)) + 1
         letters = word.group()
-        swapped = f"{letters[:inner]}{letters[inner + 1]}{letters[inner]}{letters[inner + 2 :]}"
-        text = f"{text[:start]}{swapped}{text[word.end() :]}"
+        first = int(noise.draw("typo-at", start) * (len(letters) - 3)) + 1
+        for inner in [*range(first, len(letters) - 2), *range(1, first)]:
+            swapped = f"{letters[:inner]}{letters[inner + 1]}{letters[inner]}{letters[inner + 2 :]}"
+            if not any(rude in swapped for rude in _RUDE):
+                text = f"{text[:start]}{swapped}{text[word.end() :]}"
+                break
     return text

@@ -14,6 +14,7 @@ import pytest
 from envforge.ir.noise import SHIPPED
 from envforge.llm import LLMClient, ResponseCache
 from envforge.rollouts.episode import EpisodeRunner, RolloutConfig
+from envforge.rollouts.reverify import reverify_trajectory
 from envforge.rollouts.runner import RolloutPlan, run_rollouts
 from envforge.rollouts.trajectory import Trajectory
 from envforge.runtime.curriculum import Curriculum
@@ -97,6 +98,9 @@ def test_the_same_seed_gives_the_same_trajectory_and_each_records_its_noise(
     assert sum(len(record.tool_events) for record in records if record is not None) >= len(tasks)
     assert {record.seed for record in records if record is not None} == {f"{t}:{s}" for t in tasks for s in range(3)}
     assert any(t.tool_errors for t in first)
+    for trajectory in first:
+        judged, diverged = reverify_trajectory(package, trajectory)
+        assert diverged is None and judged.verdict == trajectory.verdict, trajectory.task_id
     clean = asyncio.run(_episodes(package, tasks[:1], tmp_path / "c", RolloutConfig()))
     assert clean[0].noise is None and clean[0].tool_errors == 0
 
