@@ -124,6 +124,17 @@ class SynthesisContext:
             results.append(result)
         return True, results
 
+    def refusal(self, call: ToolCall) -> dict[str, Any] | None:
+        """What playing the WRITE `call` next would return where the runtime refuses it before its effects (an
+        argument, an owner, a row, a precondition, a policy), found without playing it: the same `{"error": ...}`.
+        None where the call would go on to its effects, and where the check itself fails (a bug, which playing
+        the call reports as it always has)."""
+        try:
+            error = self.session.dispatcher.refusal(call.name, call.arguments)
+        except Exception:
+            return None
+        return None if error is None else error.to_dict()
+
     def domains(self, draft: Draft) -> list[str]:
         """The member domains a draft works in (none outside a fused world)."""
         return domains_of_calls(self.tool_domains, [*draft.oracle, *draft.refused])
