@@ -226,20 +226,25 @@ class ActionRunner:
                 return str(check.policy), action.name, {**arguments, **given}
         return None
 
-    def run(self, action: CompiledAction, arguments: ToolArguments) -> ToolResult:
+    def admit(self, action: CompiledAction, arguments: ToolArguments) -> Scope:
+        """The call's scope (its arguments and bound rows) when the call may go on to its effects on the current
+        state; raises the ToolError that refuses it otherwise. Writes nothing: `run` admits every call by it, so
+        asking here first tells exactly whether and why a call would be refused before its effects."""
         # Before binding: an attempt on another person's row is refused as such (and logged so) whatever else is
         # wrong with the call, and no error of a binding or a precondition tells anything about their rows. A missing
         # row is no one's, so binding still refuses it as not_found.
         self._check_owners(action, arguments)
-        scope: Scope = {"args": arguments, "now": self.clock, "today": self.today}
-        for binding in action.bindings:
-            scope[binding.alias] = self._bind(binding, scope)
+        scope = self._scope(action, arguments)
         for check in action.preconditions:
             if not self._evaluate(check.require, scope):
                 raise ToolError("precondition_failed", check.error)
         for check in action.policies:
             if not self._evaluate(check.require, scope):
                 raise ToolError("policy_violation", check.error, policy=check.policy)
+        return scope
+
+    def run(self, action: CompiledAction, arguments: ToolArguments) -> ToolResult:
+        scope = self.admit(action, arguments)
         keys: dict[str, tuple[EntityRuntime, Any]] = {
             binding.alias: (binding.entity, scope[binding.alias][binding.entity.key])
             for binding in action.bindings

@@ -163,6 +163,44 @@ class Dispatcher:
                 self.handlers[tool.name] = self.actions.handler(tool.name)
 
     def call(self, name: str, arguments: ToolArguments) -> ToolResult:
+        handler = self._handler_for(name, arguments)
+        read = self.reads.get(name)
+        try:
+            result = handler(arguments)
+        except ToolError as error:
+            error.tool = name
+            if read is None and self.actions.logging:
+                log_attempt(self.connection, name, self.actions.stored_arguments(name, arguments), refusal_kind(error))
+            raise
+        if read is not None and self.actions.logging:
+            entity, key, person = read
+            persons = _column(result, person) if person is not None else None
+            served = self.actions.person
+            others = _others(result, person, self.personal[entity], served) if person and served else None
+            log_read(self.connection, name, arguments, {entity: _column(result, key)}, persons, others)
+        return result
+
+    def refusal(self, name: str, arguments: ToolArguments) -> ToolError | None:
+        """The error a call of the WRITE tool `name` would be refused with on the current state before its effects
+        (its arguments, an owner, a row to bind, a precondition, a policy), as `call` would raise it; None when the
+        call would go on to its effects, which may still refuse it (a constraint, an invariant). Of a READ tool,
+        only the arguments are checked. Writes and logs nothing."""
+        try:
+            self._handler_for(name, arguments)
+        except ToolError as error:
+            return error
+        action = self.actions.actions.get(name)
+        if action is None:
+            return None
+        try:
+            self.actions.admit(action, arguments)
+        except ToolError as error:
+            error.tool = name
+            return error
+        return None
+
+    def _handler_for(self, name: str, arguments: ToolArguments) -> Handler:
+        """The tool's handler, once the call's arguments are valid for it; raises the ToolError refusing them."""
         handler = self.handlers.get(name)
         if handler is None:
             shown = shown_name(name)
@@ -181,21 +219,7 @@ class Dispatcher:
                 if error is not None
                 else ToolError("invalid_arguments", "invalid arguments", tool=name)
             )
-        read = self.reads.get(name)
-        try:
-            result = handler(arguments)
-        except ToolError as error:
-            error.tool = name
-            if read is None and self.actions.logging:
-                log_attempt(self.connection, name, self.actions.stored_arguments(name, arguments), refusal_kind(error))
-            raise
-        if read is not None and self.actions.logging:
-            entity, key, person = read
-            persons = _column(result, person) if person is not None else None
-            served = self.actions.person
-            others = _others(result, person, self.personal[entity], served) if person and served else None
-            log_read(self.connection, name, arguments, {entity: _column(result, key)}, persons, others)
-        return result
+        return handler
 
     def _get(self, tool: str, runtime: EntityRuntime) -> Handler:
         statement = runtime.statements.select_by_key

@@ -135,6 +135,32 @@ def test_every_bad_call_is_a_structured_error_that_leaves_the_state_untouched(re
         _refused_untouched(session, before, tool)
 
 
+def test_a_refusal_told_before_playing_is_the_one_the_call_gets_and_writes_nothing(retail_env: Environment) -> None:
+    session = Session(retail_env)
+    order = first(session, "list_orders", status="pending")
+    owner = str(session.call("get_order", {"order_id": order["order_id"]})["customer_id"])
+    stranger = next(row["customer_id"] for row in session.rows("customer") if row["customer_id"] != owner)
+    cancel = {"order_id": order["order_id"], "reason": "other"}
+    cases = [(None, *case) for case in _bad_calls(session)] + [(stranger, "cancel_order", cancel, "policy_violation")]
+    for person, tool, arguments, code in cases:
+        session.act_for(person)
+        before = _before(session)
+        told = session.dispatcher.refusal(tool, arguments)
+        assert _before(session) == before, (tool, arguments)
+        ok, result = session.call_tool(tool, arguments)
+        assert not ok and refusal_of(result)["code"] == code, (tool, arguments, result)
+        # A constraint refuses a call only once its effects run, and a read is refused only by running it: until
+        # then they are let through.
+        late = code == "constraint_violation" or (
+            code == "not_found" and tool not in session.dispatcher.actions.actions
+        )
+        assert (told is None) if late else (told is not None and told.to_dict() == result), (tool, arguments)
+    session.act_for(owner)
+    before = _before(session)
+    assert session.dispatcher.refusal("cancel_order", cancel) is None and _before(session) == before
+    assert session.call_tool("cancel_order", cancel)[0]
+
+
 def _pending_item(session: Session) -> dict[str, Any]:
     pending = rows(session.call("list_orders", {"status": "pending", "limit": 100}))
     return next(

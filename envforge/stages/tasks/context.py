@@ -76,6 +76,8 @@ class SynthesisContext:
         self.person_words = {ontology.person, f"{ontology.person}s"}
         self._read: dict[tuple[str, str, str], tuple[bool, dict[str, Any]]] = {}
         """(person, tool, arguments) -> what a read made for the person at the template returned."""
+        self._reset_at = -1
+        """The connection's count of changed rows when this context last reset the session (-1: never)."""
 
     def cues(self, action: str) -> list[str]:
         """The words that name `action` (`cancel`, `cancellation`, `order`), less those naming the user: what a
@@ -90,16 +92,14 @@ class SynthesisContext:
 
     def run(self, calls: list[ToolCall], person: str) -> tuple[bool, list[dict[str, Any]]]:
         """Play `calls` from the template, acting for `person`; stops at the first refused call."""
-        self.session.reset()
-        self.session.act_for(person)
+        self._to_template(person)
         return self.play_on(calls)
 
     def look_up(self, calls: list[ToolCall], person: str) -> tuple[bool, list[dict[str, Any]]]:
         """`run` for READ calls, played for what they return and to leave the session at the template for `person`
         ready for a write (reads change no row): a read made before for the person is not made again, so the
         history may hold none of them."""
-        self.session.reset()
-        self.session.act_for(person)
+        self._to_template(person)
         results: list[dict[str, Any]] = []
         for call in calls:
             asked = (person, call.name, canonical_json(call.arguments))
@@ -112,6 +112,15 @@ class SynthesisContext:
                 return False, results
         return True, results
 
+    def _to_template(self, person: str) -> None:
+        """The session at the template with an empty history, acting for `person`. Every call that writes a row or
+        is logged changes rows of the connection, so a session in which none changed since the last reset here is
+        there already: most attempts at a write are told refused without a call, and their next reset is free."""
+        if self.session.connection.total_changes != self._reset_at:
+            self.session.reset()
+            self._reset_at = self.session.connection.total_changes
+        self.session.act_for(person)
+
     def play_on(self, calls: list[ToolCall]) -> tuple[bool, list[dict[str, Any]]]:
         """Play `calls` after what the session played last, for the same person (`run` without its reset); stops
         at the first refused call."""
@@ -123,6 +132,17 @@ class SynthesisContext:
                 return False, results
             results.append(result)
         return True, results
+
+    def refusal(self, call: ToolCall) -> dict[str, Any] | None:
+        """What playing the WRITE `call` next would return where the runtime refuses it before its effects (an
+        argument, an owner, a row, a precondition, a policy), found without playing it: the same `{"error": ...}`.
+        None where the call would go on to its effects, and where the check itself fails (a bug, which playing
+        the call reports as it always has)."""
+        try:
+            error = self.session.dispatcher.refusal(call.name, call.arguments)
+        except Exception:
+            return None
+        return None if error is None else error.to_dict()
 
     def domains(self, draft: Draft) -> list[str]:
         """The member domains a draft works in (none outside a fused world)."""
