@@ -42,6 +42,15 @@ def test_no_request_reads_like_a_template_or_names_a_row_by_its_key(packages: di
     assert not found, found
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_question_names_its_row_twice(packages: dict[str, Path], domain: str) -> None:
+    """Not "what is the street address of my address": the noun's last word is already the row's."""
+    twice = re.compile(r"\bthe (?:\w+ )+(\w+) of (?:my|the|their) (?:\w+ )*?\1\b", re.IGNORECASE)
+    tasks = load_tasks(open_package(packages[domain])).values()
+    found = {task.id: match.group(0) for task in tasks for match in [twice.search(task.instruction)] if match}
+    assert not found, found
+
+
 @pytest.mark.parametrize(
     ("request_text", "artefacts"),
     [

@@ -43,4 +43,4 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
     )
 
 
-STAGE = declare_stage("tasks", 20, build, config_fields=("seed", "rows", "gated_tasks"))
+STAGE = declare_stage("tasks", 21, build, config_fields=("seed", "rows", "gated_tasks"))

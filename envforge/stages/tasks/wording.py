@@ -7,6 +7,7 @@ Everything here is offline and deterministic: the synthesizer picks among the fo
 from __future__ import annotations
 
 import random
+import re
 from datetime import date
 from typing import Any
 
@@ -104,6 +105,10 @@ def field_noun(field: FieldSpec) -> str:
 def question_forms(field: FieldSpec, row: str) -> list[str]:
     """Ways to ask for `field` of the row named `row` (`my order placed on March 3`)."""
     noun = field_noun(field)
+    lead, _, last = noun.rpartition(" ")
+    if lead and re.search(rf"\b{re.escape(last)}\b", row):
+        # "the street address of my address" says the row twice: "the street of my address".
+        noun = lead
     head, _, tail = field.name.rpartition("_")
     if field.type in ("date", "datetime") and field.noun is None and head and tail in _PREPOSITIONS:
         verb = words(head)

@@ -1,6 +1,6 @@
 """Verifier of task retail-0004 (read).
 
-Quick one. My name is Jennifer Rivera. Quick question, what is the street address of my address?
+Quick one. My name is Jennifer Rivera. Quick question, what is the street of my address?
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
