@@ -120,6 +120,11 @@ def test_bad_input_gets_one_line_and_exit_2(showcase: EnvPackage, tmp_path: Path
         ("rollout", *base, "--offline", "--tasks", "retail-0001"): "no recorded response",
         ("rollout", str(tmp_path / "nothing"), "--base-url", "http://x/v1", "--model", "m"): "nothing",
         ("reverify", str(showcase.path), str(tmp_path / "missing.jsonl")): "missing.jsonl",
+        ("rollout", *base, "--noise", "loud"): "unknown noise profile 'loud'",
+        ("rollout", *base, "--noise", "all@3"): "noise level '3'",
+        ("rollout", *base, "--curriculum", "0,0.5,1"): "add --noise",
+        ("rollout", *base, "--noise", "tools", "--curriculum", "1,0.5"): "must rise from 0",
+        ("rollout", *base, "--noise", "tools", "--curriculum", "0,x"): "comma-separated numbers",
     }
     for args, needle in cases.items():
         result = envforge_cli(*args)
@@ -127,3 +132,4 @@ def test_bad_input_gets_one_line_and_exit_2(showcase: EnvPackage, tmp_path: Path
         lines = error_lines(result.stderr)
         assert len(lines) == 1 and needle in lines[0], (args, result.stderr)
         assert "Traceback" not in result.stderr
+    assert not list(Path("runs").glob("rollouts/*-m.jsonl")), "a refused run writes no trajectories"
