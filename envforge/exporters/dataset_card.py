@@ -43,12 +43,14 @@ USAGE: dict[Kind, str] = {
     "sft": "Train on `train` (`messages`, `tools`) with any chat fine-tuning trainer; `messages.parquet` holds the "
     "same conversations of both splits with their task id, kind, difficulty band and reward, tools as a JSON string.",
     "verl": "Point verl's `data.train_files` and `data.val_files` at the Parquet files, and its agent loop at "
-    "`agent_loop.yaml` (`envforge_agent` plays the scripted user; `envforge_agent_single_turn` reads the folded "
-    "`prompt`); the environment package's wheel must be installed where the rollouts run.",
+    "`agent_loop.yaml` (`envforge_agent` plays the scripted user; `envforge_agent_noisy` does so under tool and user "
+    "noise whose level a curriculum raises; `envforge_agent_single_turn` reads the folded `prompt`); the environment "
+    "package's wheel must be installed where the rollouts run.",
     "trl": "Give the `train` split to a TRL trainer with the envforge TRL environment (`envforge.adapters.trl`), "
     "which resets to `task_id` in `environment` and scores the run with its verifier: `prompt` (everything the user "
     "would say, folded in) with the plain environment, or `opening` (the user's first message) with the environment "
-    "`...WithUser`, whose scripted user answers the `send_message_to_user` tool.",
+    "`...WithUser`, whose scripted user answers the `send_message_to_user` tool. Set the class attributes `noise` "
+    "(e.g. `all@0.3`) and `curriculum` (e.g. `0,0.3,0.6,1`) on a subclass for noisy rollouts.",
 }
 
 
