@@ -56,10 +56,6 @@ class NoiseProfile(IRModel):
         """This profile at another level (a curriculum's step)."""
         return self.model_copy(update={"level": level})
 
-    def describe(self) -> str:
-        kinds = ", ".join([*self.tool, *self.user]) or "nothing"
-        return f"{self.name}@{self.level:g} ({kinds}; {self.share:.0%} of episodes)"
-
     def episode(self, seed: str) -> EpisodeNoise | None:
         """The noise of the episode with this seed; None when it runs clean (level 0, or outside the share)."""
         if self.level == 0 or not (self.tool or self.user):
@@ -88,10 +84,6 @@ class EpisodeNoise:
     def pick(self, stream: str, index: int, choices: Sequence[T]) -> T:
         """One of `choices`, drawn independently of whether noise strikes."""
         return choices[int(self.draw(f"{stream}:pick", index) * len(choices))]
-
-    def record(self) -> dict[str, object]:
-        """What a trajectory records of the noise it ran under."""
-        return {**self.profile.model_dump(), "seed": self.seed}
 
 
 SHIPPED: dict[str, NoiseProfile] = {
