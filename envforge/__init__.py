@@ -14,12 +14,12 @@ two files do):
   `executors`: where long work runs (a process pool, Ray tasks, the one Ray session that batches and rollouts
   share), and `Progress`, the callback through which long work reports without printing.
 - `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports, how an outcome displays, what serving
-  is asked for); pydantic and dataclasses, no I/O beyond loading. And
+  is asked for, noise profiles); pydantic and dataclasses, no I/O beyond loading. And
   `ir/display.py`: how an outcome shows itself to people (its tables and lines, as plain strings).
 - `runtime/`: what an exported package runs (sessions and their history, dispatch, ownership, the verifier's
   judge, typed answers and the claim reader of the agent's messages (`claims/`), one episode store and one
-  harness API for MCP and the apps, MCP, apps, Gym, a task's oracle replayed, a package served until
-  interrupted); imports only `ir` and the leaves.
+  harness API for MCP and the apps, MCP, apps, Gym, tool noise and a noise curriculum, a task's oracle
+  replayed, a package served until interrupted); imports only `ir` and the leaves.
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
   `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
