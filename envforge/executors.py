@@ -1,5 +1,5 @@
-"""Where long work runs (a local process pool, or Ray tasks), the Ray that batches and rollouts share, and how
-such work reports its progress without printing."""
+"""Where long work runs (a local process pool, or Ray tasks), the Ray that batches and rollouts share, how such
+work reports its progress without printing, and whether it may take a second core."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from envforge.errors import UserInputError
@@ -22,6 +23,8 @@ ExecutorKind = Literal["local", "ray"]
 RAY_INSTALL = "pip install 'envforge[ray]'"
 PR_SET_PDEATHSIG = 1
 """From <linux/prctl.h>: the signal a process gets when the thread that started it ends."""
+SPARE_CORES = 0.5
+"""Idle cores (the count less the load average) from which work may take a second core."""
 
 Result = TypeVar("Result")
 Item = TypeVar("Item")
@@ -72,6 +75,43 @@ def die_with_parent(parent: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent ended before the signal was asked for
         os._exit(1)
+
+
+_sharing: ContextVar[bool] = ContextVar("envforge_sharing_cores", default=False)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system tells it, else the machine's count."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def second_core() -> bool:
+    """Whether this process may run on a second core that no other work of this thread's run already keeps busy
+    (`sharing_cores`)."""
+    return not _sharing.get() and usable_cores() >= 2
+
+
+def spare_core() -> bool:
+    """Whether a second process of the caller's work would find a core idle: `second_core()`, and the load average
+    leaves at least SPARE_CORES of the cores idle."""
+    if not second_core():
+        return False
+    try:
+        idle = usable_cores() - os.getloadavg()[0]
+    except OSError:  # no load average on this system
+        return False
+    return idle >= SPARE_CORES
+
+
+@contextmanager
+def sharing_cores() -> Iterator[None]:
+    """Inside the block (in this thread, and in threads run in a copy of its context), two pieces of work of one
+    run keep both cores busy, so neither finds a second one."""
+    token = _sharing.set(True)
+    try:
+        yield
+    finally:
+        _sharing.reset(token)
 
 
 @contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -75,6 +75,15 @@ class Stage(Generic[InputsT, OutputT]):
     """Config fields (or properties) the output depends on (part of the cache key)."""
     fingerprint: Callable[[], str] | None = None
     """A hash of anything else the output depends on (files shipped with envforge, e.g. app templates)."""
+    aside: bool = False
+    """The build mostly waits on processes of its own: where this process may use a second core, the runner builds
+    it on a thread while the stages after it go on (see `pipeline.runner`)."""
+    stand_in: Callable[[InputsT], OutputT] | None = None
+    """What the output most likely is, as far as the stages that `reads` it look (every tool passing), made at
+    once from the inputs: the stages after an `aside` build may start on it."""
+    reads: Mapping[str, Callable[[Any], object]] = field(default_factory=dict)
+    """Of an input, what the build reads when that is less than all of it (of `tooltests`, the admitted tools): a
+    build on the input's `stand_in` stands if the real input reads the same."""
 
     @property
     def input_names(self) -> tuple[str, ...]:
@@ -94,11 +103,25 @@ def declare_stage(
     *,
     config_fields: tuple[str, ...] = (),
     fingerprint: Callable[[], str] | None = None,
+    aside: bool = False,
+    stand_in: Callable[[InputsT], OutputT] | None = None,
+    reads: Mapping[str, Callable[[Any], object]] | None = None,
 ) -> Stage[InputsT, OutputT]:
     """A stage whose inputs and output are the types `build` is annotated with: declared once, where it is used."""
     hints = typing.get_type_hints(build)
     first = next(iter(inspect.signature(build).parameters))
-    return Stage(name, version, hints[first], hints["return"], build, config_fields, fingerprint)
+    return Stage(
+        name,
+        version,
+        hints[first],
+        hints["return"],
+        build,
+        config_fields,
+        fingerprint,
+        aside,
+        stand_in,
+        dict(reads or {}),
+    )
 
 
 def build_dag(stages: list[AnyStage], roots: Mapping[str, type[Artifact]]) -> list[AnyStage]:
@@ -128,6 +151,11 @@ def build_dag(stages: list[AnyStage], roots: Mapping[str, type[Artifact]]) -> li
         unknown = set(stage.config_fields) - CONFIG_NAMES
         if unknown:
             raise PipelineError(f"stage '{stage.name}' depends on unknown config fields {sorted(unknown)}")
+        unread = set(stage.reads) - set(stage.input_names)
+        if unread:
+            raise PipelineError(
+                f"stage '{stage.name}' reads part of {sorted(unread)}, which it does not take as inputs"
+            )
     if not nx.is_directed_acyclic_graph(graph):
         raise PipelineError(f"stages form a cycle: {nx.find_cycle(graph)}")
     by_name = {stage.name: stage for stage in stages}

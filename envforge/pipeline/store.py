@@ -37,6 +37,11 @@ def save_stage(folder: Path, record: ArtifactRecord, files: dict[str, bytes]) ->
     write_dir_atomic(folder, payload)
 
 
+def has_record(folder: Path) -> bool:
+    """Whether the folder holds a stage output of some earlier run, whatever its cache key."""
+    return (folder / RECORD).is_file()
+
+
 def load_stage(folder: Path, cache_key: str) -> tuple[ArtifactRecord, dict[str, bytes]] | None:
     """The stage's files if the folder is complete, intact and made with `cache_key`; else None."""
     try:

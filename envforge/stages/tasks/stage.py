@@ -23,6 +23,11 @@ class TaskInputs(StageInputs):
     tooltests: ToolTestArtifact
 
 
+def admitted_tools(tooltests: ToolTestArtifact) -> set[str]:
+    """All that tasks are made of the tool tests: which tools passed."""
+    return tooltests.report.admitted()
+
+
 def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
     requested = config.gated_tasks
     synthesis = synthesize_tasks(
@@ -30,7 +35,7 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
         inputs.ontology.ontology,
         inputs.toolgraph.toolgraph,
         inputs.state.database,
-        inputs.tooltests.report.admitted(),
+        admitted_tools(inputs.tooltests),
         count=round(requested * SPARE) + 1,
         seed=config.seed,
     )
@@ -43,4 +48,6 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
     )
 
 
-STAGE = declare_stage("tasks", 21, build, config_fields=("seed", "rows", "gated_tasks"))
+STAGE = declare_stage(
+    "tasks", 21, build, config_fields=("seed", "rows", "gated_tasks"), reads={"tooltests": admitted_tools}
+)

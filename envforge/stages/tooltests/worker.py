@@ -27,8 +27,6 @@ TIMEOUT_S = 600
 PREFIX = "envforge-tooltests-"
 """Scratch folders are named PREFIX<pid of the run>-<random>, so a later run can tell a killed run's apart."""
 PR_SET_PDEATHSIG = 1
-SPARE_CORES = 0.5
-"""Idle cores (the count less the load average) above which the tools are shared between two interpreters."""
 
 
 def remove_leftovers(folder: Path) -> list[Path]:
@@ -112,15 +110,13 @@ def run_isolated(env: Environment, *, seed: int) -> ToolTestReport:
 def worker_count() -> int:
     """Two interpreters where a core is idle, else one. Any split of the tools gives the same report
     (`run_tool_tests`'s `share`); two halves side by side take about half the time, but each interpreter pays
-    its start (about 0.5 s of imports), which is only time lost where the machine has no core to spare."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    if cores < 2:
-        return 1
-    try:
-        idle = cores - os.getloadavg()[0]
-    except OSError:  # no load average on this system
-        return 1
-    return 2 if idle >= SPARE_CORES else 1
+    its start (about 0.5 s of imports), which is only time lost where the machine has no core to spare (or the
+    run keeps it busy with the stages after this one: `executors.sharing_cores`)."""
+    # Imported here, in the run that starts the workers: a worker imports exactly what it always did, since what
+    # an interpreter has imported shifts Hypothesis's generation (see the module's docstring).
+    from envforge.executors import spare_core
+
+    return 2 if spare_core() else 1
 
 
 def _share(worker: subprocess.Popen[str], deadline: float) -> list[ToolTestResult]:
