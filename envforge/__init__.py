@@ -12,7 +12,8 @@ two files do):
 
 - `errors`, `hashing`, `files` (atomic writes, stable JSON), `text`, `fakedata`, `version`: leaves. And
   `executors`: where long work runs (a process pool, Ray tasks, the one Ray session that batches and rollouts
-  share), and `Progress`, the callback through which long work reports without printing.
+  share), whether work may take a second core, and `Progress`, the callback through which long work reports
+  without printing.
 - `ir/`: the declarations (blueprint, tool specs, tasks, verdicts, reports, how an outcome displays, what serving
   is asked for, noise profiles); pydantic and dataclasses, no I/O beyond loading. And
   `ir/display.py`: how an outcome shows itself to people (its tables and lines, as plain strings).
@@ -23,7 +24,8 @@ two files do):
 - `package/`: the package folder. It alone writes a package's manifest, renders `report.md` from every
   report section, re-hashes, and swaps the folder in atomically. The `package` stage builds through it;
   `validate`, `verify-ui` and `reverify --report` change a package through `update_package`.
-- `pipeline/`: the DAG machinery (typed `Stage`, `GenerateConfig`, the cached runner); knows no stage. And
+- `pipeline/`: the DAG machinery (typed `Stage`, `GenerateConfig`, the cached runner, which builds an `aside`
+  stage on a thread beside the stages after it); knows no stage. And
   `pipeline/progress.py`: how long work (a stage, a check, a bench row) tells whoever watches the run which step
   it is in and how many of its items are done.
 - `stages/<stage>/`: one folder per stage: `stage.py` declares it (its inputs as a `StageInputs` model
