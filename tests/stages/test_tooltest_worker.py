@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from envforge.executors import sharing_cores
 from envforge.runtime.environment import load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.stages.tooltests import worker
@@ -27,6 +28,7 @@ subprocess.run([sys.executable, "-c", child.format(os.getpid())])
 """
 PARENT = f"""
 from pathlib import Path
+from envforge.executors import sharing_cores
 from envforge.runtime.environment import load_environment
 from envforge.runtime.opened_package import open_package
 from envforge.stages.tooltests.worker import run_isolated
@@ -126,3 +128,13 @@ def test_a_second_worker_starts_only_where_a_core_is_idle(
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
     assert worker.worker_count() == workers
+
+
+def test_the_tests_run_beside_the_stages_after_them_start_one_worker_on_an_idle_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    with sharing_cores():
+        assert worker.worker_count() == 1
+    assert worker.worker_count() == 2
