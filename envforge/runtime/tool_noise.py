@@ -52,6 +52,8 @@ class NoisyTools:
     def call_tool(self, name: str, arguments: ToolArguments) -> tuple[bool, ToolResult]:
         index = self._calls
         self._calls += 1
+        if self.noise is None:
+            return self.session.call_tool(name, arguments)
         spec = self.session.env.tools.get(name)
         call = (name, canonical_json(arguments))
         # Drawn per call (its tool and arguments) and per repeat of it, not per position, so a retry the noise
@@ -59,7 +61,7 @@ class NoisyTools:
         stream, repeat = f"tool|{call[0]}|{call[1]}", self._seen.get(call, 0)
         self._seen[call] = repeat + 1
         retry, self._last_struck = call == self._last_struck, None
-        if self.noise is None or spec is None or retry or not self.noise.strikes(stream, repeat):
+        if spec is None or retry or not self.noise.strikes(stream, repeat):
             return self.session.call_tool(name, arguments)
         kinds = _kinds(spec, self.noise.profile.tool)
         if not kinds:
