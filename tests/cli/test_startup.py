@@ -97,3 +97,15 @@ def test_a_refused_blueprint_is_refused_before_the_stages_load(command: list[str
     assert not loaded & (HEAVY - {"envforge.pipeline"} if command == ["lint"] else HEAVY)
     assert "envforge.pipeline.runner" not in loaded
     assert not (tmp_path / "out").exists()
+
+
+def test_python_dash_m_envforge_is_the_envforge_command() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "envforge", "generate", "no-such-blueprint.yaml", "-o", "out"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert run.returncode == 2 and run.stderr.startswith("envforge: error: "), run.stderr
+    assert "no-such-blueprint.yaml" in run.stderr and "Traceback" not in run.stderr
