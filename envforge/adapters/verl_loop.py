@@ -125,7 +125,9 @@ async def run_token_episode(
     logprobs: list[float] | None = []
     answer: str | None = None
     turns = 0
-    while turns < max_turns and len(response_ids) < max_response_tokens:
+    # Noise makes work, never lost room: one more turn for each call it struck and each extra user turn it gives.
+    noise_turns = conversation.max_user_turns - max_user_turns if conversation is not None else 0
+    while turns < max_turns + noise_turns + len(episode.tools.events) and len(response_ids) < max_response_tokens:
         turns += 1
         output = await generate(prompt_ids + response_ids)
         response_ids += output.token_ids

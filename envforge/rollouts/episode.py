@@ -8,6 +8,7 @@ limit. Every call runs in the episode's own session through the runtime's dispat
 from __future__ import annotations
 
 import hashlib
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,8 @@ class RolloutConfig:
 
     max_turns: int = 24
     """Model requests per episode: a follow-up whose details the agent must ask for again takes a careful agent up
-    to 20 (two questions, two reports, 13 calls and its closing message)."""
+    to 20 (two questions, two reports, 13 calls and its closing message). Noise adds one for each tool call it
+    strikes (a retry or a next page) and one for each extra user turn it gives: work, never lost room to recover."""
     max_user_turns: int = MAX_USER_TURNS
     """Simulator replies after the opener."""
     max_tokens: int = 384
@@ -78,6 +80,8 @@ class _Run:
     tools: NoisyTools
     user: UserSimulator
     max_user_turns: int
+    noise_turns: int = 0
+    """The extra user turns a noisy user has, each of which the agent answers with one more request."""
     calls: list[ExecutedCall] = field(default_factory=list)
     format_errors: int = 0
     user_turns: int = 0
@@ -126,12 +130,14 @@ class EpisodeRunner:
         drawn = profile.episode(f"{task_id}:{sample}") if profile is not None else None
         user = NoisyUser(self.user, drawn) if drawn is not None and drawn.profile.user else self.user
         opener = user.opener(task)
+        noise_turns = EXTRA_USER_TURNS if user is not self.user else 0
         run = _Run(
             messages=[{"role": "system", "content": self.package.env.policy}, {"role": "user", "content": opener}],
             turns=[Turn(role="user", content=opener)],
             tools=NoisyTools(session, drawn),
             user=user,
-            max_user_turns=self.config.max_user_turns + (EXTRA_USER_TURNS if user is not self.user else 0),
+            max_user_turns=self.config.max_user_turns + noise_turns,
+            noise_turns=noise_turns,
         )
         run.env_s += time.perf_counter() - env_started
         seed = request_seed(self.config, task_id, sample)
@@ -189,7 +195,9 @@ class EpisodeRunner:
     ) -> tuple[EndReason, Verdict]:
         task = self.package.task(task_id)
         config = self.config
-        for turn in range(config.max_turns):
+        for turn in itertools.count():
+            if turn >= config.max_turns + run.noise_turns + len(run.tools.events):
+                break
             if run.prompt + run.completion >= config.token_budget:
                 return "token_limit", self._judge(task_id, session, run)
             try:

@@ -133,7 +133,8 @@ class ToolUseEnv(gymnasium.Env[str, str]):
         else:
             observation = render_result({"error": {"code": "malformed_call", "message": parsed.problem}})
         self.log.append(f"tool: {observation}")
-        if self.steps >= self.max_steps:
+        # Each call noise struck allows one more step, its retry or next page: noise makes work, never truncation.
+        if self.steps >= self.max_steps + len(self.episode.tools.events):
             return self._end(None, terminated=False, observation=observation)
         return observation, 0.0, False, False, self._info()
 

@@ -105,6 +105,23 @@ def test_the_same_seed_gives_the_same_trajectory_and_each_records_its_noise(
     assert clean[0].noise is None and clean[0].tool_errors == 0
 
 
+def test_noise_grows_the_request_budget_by_the_work_it_makes(packages: dict[str, Path], tmp_path: Path) -> None:
+    """Capped at the requests a clean run needs, a careful agent still recovers from every strike: each struck call
+    allows one more request (its retry or next page), so noise never takes away the room to recover."""
+    package = load_package(open_package(packages["retail"]))
+    task = max(_one_turn_tasks(package), key=lambda task_id: len(package.task(task_id).oracle))
+    tight = len(package.task(task).oracle) + 1
+    clean = asyncio.run(_episodes(package, [task], tmp_path / "clean", RolloutConfig(max_turns=tight)))
+    assert [t.outcome for t in clean] == ["passed"] * 3 and {t.tokens.requests for t in clean} == {tight}
+    noisy = asyncio.run(
+        _episodes(package, [task], tmp_path / "noisy", RolloutConfig(max_turns=tight, noise=SHIPPED["tools"].at(1.0)))
+    )
+    assert [t.outcome for t in noisy] == ["passed"] * 3, [(t.ended, t.failure) for t in noisy]
+    for trajectory in noisy:
+        assert trajectory.noise is not None and trajectory.noise.tool_events
+        assert trajectory.tokens.requests == tight + len(trajectory.noise.tool_events)
+
+
 async def _curriculum_run(
     package: EnvPackage, tasks: list[str], folder: Path, concurrency: int
 ) -> tuple[list[Trajectory], Curriculum]:

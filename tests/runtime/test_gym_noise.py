@@ -51,6 +51,21 @@ def test_a_recovering_agent_scores_1_and_the_seed_fixes_the_noise(packages: dict
     assert events >= 8
 
 
+def test_each_struck_call_allows_one_more_step(packages: dict[str, Path]) -> None:
+    """Capped at the steps a clean run takes, the recovering agent still finishes under noise at every strike."""
+    package = load_package(open_package(packages["retail"]))
+    task = max(package.task_ids, key=lambda task_id: len(package.task(task_id).oracle))
+    steps = len(package.task(task).oracle) + 1
+    assert _play(ToolUseEnv(package, task_id=task, max_steps=steps), 0)[0] == 1.0
+    env = ToolUseEnv(package, task_id=task, max_steps=steps, noise="tools@1.0")
+    events = 0
+    for seed in range(4):
+        reward, _, end = _play(env, seed)
+        assert reward == 1.0, end["verdict"]
+        events += len(end["noise_events"])
+    assert events >= 4
+
+
 def test_a_curriculum_steps_up_in_the_gym_env_once_episodes_pass(packages: dict[str, Path]) -> None:
     package = load_package(open_package(packages["retail"]))
     curriculum = Curriculum(SHIPPED["tools"], levels=(0.0, 0.5, 1.0), promote_at=1.0, window=3)
