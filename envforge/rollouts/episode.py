@@ -80,8 +80,6 @@ class _Run:
     tools: NoisyTools
     user: UserSimulator
     max_user_turns: int
-    noise_turns: int = 0
-    """The extra user turns a noisy user has, each of which the agent answers with one more request."""
     calls: list[ExecutedCall] = field(default_factory=list)
     format_errors: int = 0
     user_turns: int = 0
@@ -130,14 +128,12 @@ class EpisodeRunner:
         drawn = profile.episode(f"{task_id}:{sample}") if profile is not None else None
         user = NoisyUser(self.user, drawn) if drawn is not None and drawn.profile.user else self.user
         opener = user.opener(task)
-        noise_turns = EXTRA_USER_TURNS if user is not self.user else 0
         run = _Run(
             messages=[{"role": "system", "content": self.package.env.policy}, {"role": "user", "content": opener}],
             turns=[Turn(role="user", content=opener)],
             tools=NoisyTools(session, drawn),
             user=user,
-            max_user_turns=self.config.max_user_turns + noise_turns,
-            noise_turns=noise_turns,
+            max_user_turns=self.config.max_user_turns + (EXTRA_USER_TURNS if user is not self.user else 0),
         )
         run.env_s += time.perf_counter() - env_started
         seed = request_seed(self.config, task_id, sample)
@@ -196,7 +192,8 @@ class EpisodeRunner:
         task = self.package.task(task_id)
         config = self.config
         for turn in itertools.count():
-            if turn >= config.max_turns + run.noise_turns + len(run.tools.events):
+            # A noisy user's extra turns and each struck call each allow one more request (see `max_turns`).
+            if turn >= config.max_turns + run.max_user_turns - config.max_user_turns + len(run.tools.events):
                 break
             if run.prompt + run.completion >= config.token_budget:
                 return "token_limit", self._judge(task_id, session, run)
