@@ -211,14 +211,16 @@ def judge_answer(spec: AnswerSpec, answer: str | None) -> str | None:
     """None when `answer` states exactly what `spec` asks, else a one-line reason why not."""
     if answer is None or not answer.strip():
         return "no final answer"
-    prepared = _prepare(
-        spec.type,
-        spec.value,
-        tuple(spec.choices),
-        tuple(spec.competitors),
-        tuple(spec.stated),
-        tuple(spec.records),
-    )
+    key = (spec.type, spec.value, tuple(spec.choices), tuple(spec.competitors), tuple(spec.stated), tuple(spec.records))
+    return _judged(key, answer)
+
+
+# A gate judges one question's answer after many runs: every mutant of the writes says the golden one.
+@lru_cache(maxsize=4096)
+def _judged(
+    key: tuple[AnswerType, str, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]], answer: str
+) -> str | None:
+    prepared = _prepare(*key)
     if addresses_grader(answer) is not None:
         return "the answer addresses a grader, not the person"
     kind = prepared.type

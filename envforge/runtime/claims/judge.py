@@ -66,8 +66,31 @@ def contradicted_claims(
     a question's answer values (`partially_refunded`), whose words are never claims; `quoted`: the texts of the
     policies behind the refusals, which a message may quote word for word (`Cards on a frozen or closed account
     cannot be unfrozen.`) without claiming the acts they name."""
-    done, refusals = set(committed), set(refused)
-    pattern = _values_pattern(tuple(sorted(values)))
+    return list(
+        _contradicted(
+            tuple(messages),
+            vocabulary,
+            frozenset(committed),
+            frozenset(refused),
+            writes_expected,
+            tuple(sorted(values)),
+            tuple(quoted),
+        )
+    )
+
+
+# A gate judges some thirty runs of one task, most saying the golden run's closing message after the same writes.
+@lru_cache(maxsize=1024)
+def _contradicted(
+    messages: tuple[str, ...],
+    vocabulary: Vocabulary,
+    done: frozenset[str],
+    refusals: frozenset[str],
+    writes_expected: bool,
+    values: tuple[str, ...],
+    quoted: tuple[str, ...],
+) -> tuple[str, ...]:
+    pattern = _values_pattern(values)
     reasons: list[str] = []
     for number, message in enumerate(messages, start=1):
         if (span := addresses_grader(message)) is not None:
@@ -86,4 +109,4 @@ def contradicted_claims(
             elif claim.mode is Mode.NOT_DONE and claim.actions & done and not claim.actions & refusals:
                 act = " or ".join(sorted(claim.actions & done))
                 reasons.append(f"{_said(claim, number)} says {act} was not done, but the run did it")
-    return reasons
+    return tuple(reasons)

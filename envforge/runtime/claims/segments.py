@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 _ABBREVIATIONS = frozenset(
@@ -83,7 +84,9 @@ class Clause:
         return source[self.start : self.end]
 
 
-def sentences(text: str) -> list[tuple[int, int]]:
+# Judging a run reads each message's sentences and clauses once per value and claim it mentions: remembered by text.
+@lru_cache(maxsize=2048)
+def sentences(text: str) -> tuple[tuple[int, int], ...]:
     """Where each sentence of `text` stands, trimmed and without a list marker."""
     spans: list[tuple[int, int]] = []
     start = 0
@@ -100,7 +103,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
         start = match.end()
     if text[start:].strip():
         spans.append((start, len(text)))
-    return [_unmarked(text, *_trimmed(text, a, b)) for a, b in spans]
+    return tuple(_unmarked(text, *_trimmed(text, a, b)) for a, b in spans)
 
 
 def _unmarked(text: str, start: int, end: int) -> tuple[int, int]:
@@ -131,7 +134,8 @@ def _link(match: re.Match[str]) -> str:
     return "-" if separator[:1] in "-\u2013\u2014" else separator[:1]
 
 
-def clauses(text: str, sentence: tuple[int, int]) -> list[Clause]:
+@lru_cache(maxsize=2048)
+def clauses(text: str, sentence: tuple[int, int]) -> tuple[Clause, ...]:
     """The clauses of the sentence at `sentence`; breaks inside double quotes do not count."""
     start, end = sentence
     found: list[Clause] = []
@@ -150,7 +154,7 @@ def clauses(text: str, sentence: tuple[int, int]) -> list[Clause]:
     a, b = _trimmed(text, position, end)
     if b > a:
         found.append(Clause(a, b, link, sentence))
-    return found
+    return tuple(found)
 
 
 def tokens(text: str, start: int, end: int) -> list[Token]:

@@ -8,6 +8,7 @@ clause (`As far as I know, ...`, `If you count returns, ...`), and from a traili
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import StrEnum
 
 from envforge.runtime.claims import cues
@@ -56,7 +57,7 @@ def _framed(before: str) -> Stance | None:
     return None
 
 
-def _introduced(text: str, parts: list[Clause], index: int) -> Stance | None:
+def _introduced(text: str, parts: Sequence[Clause], index: int) -> Stance | None:
     """What the clauses that open the sentence before the value's clause (`If ...,`, `According to you,`) say."""
     for position in range(index - 1, -1, -1):
         if parts[position + 1].link not in (",", "sub", ":"):
