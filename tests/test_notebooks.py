@@ -27,6 +27,6 @@ def test_the_notebook_executes_without_errors(path: Path) -> None:
         assert any("reward=1.0 passed=True" in text for text in texts)
         assert any("gym reward=1.0 terminated=True" in text for text in texts)
     if path.stem == "rollouts":
-        assert any("8 episodes; 14 responses from the cache" in text for text in texts)
-        assert any("{'model': 8}" in text for text in texts)
+        assert any("8 episodes; 15 responses from the cache" in text for text in texts)
+        assert any("{'format': 1, 'model': 7}" in text for text in texts)
         assert any("0 verdicts changed" in text for text in texts)

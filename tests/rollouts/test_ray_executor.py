@@ -61,8 +61,12 @@ def test_validate_on_ray_writes_the_report_and_trajectories_of_a_local_run(
     monkeypatch.setenv("RAY_TMPDIR", str(ray_temp_dir))
     remote = replay(on_ray, tmp_path / "on-ray.jsonl", "--executor", "ray", "--concurrency", "3")
 
-    assert local["requests"] == local["cached_requests"] == 14
-    assert local["failures_by_reason"] == {"model:gave_up": 6, "model:wrong_answer": 2}
+    assert local["requests"] == local["cached_requests"] == 15
+    assert local["failures_by_reason"] == {
+        "format:unparseable_calls": 1,
+        "model:gave_up": 5,
+        "model:wrong_answer": 2,
+    }
     assert remote == {**local, "trajectories": str(tmp_path / "on-ray.jsonl")}
     assert (on_ray / "report.json").read_bytes() == (showcase_copy / "report.json").read_bytes()
     assert (on_ray / "envforge.yaml").read_bytes() == (showcase_copy / "envforge.yaml").read_bytes()
@@ -72,7 +76,7 @@ def test_validate_on_ray_writes_the_report_and_trajectories_of_a_local_run(
         ("retail-0001", 0, 2),
         ("retail-0001", 1, 2),
         ("retail-0003", 0, 2),
-        ("retail-0003", 1, 2),
+        ("retail-0003", 1, 3),
         ("retail-0008", 0, 1),
         ("retail-0008", 1, 1),
         ("retail-0020", 0, 2),

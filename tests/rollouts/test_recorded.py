@@ -26,15 +26,19 @@ def test_recorded_real_responses_replay_offline_into_a_classified_report(showcas
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert summary["requests"] == summary["cached_requests"] == 14
-    assert summary["failures_by_reason"] == {"model:gave_up": 6, "model:wrong_answer": 2}
+    assert summary["requests"] == summary["cached_requests"] == 15
+    assert summary["failures_by_reason"] == {
+        "format:unparseable_calls": 1,
+        "model:gave_up": 5,
+        "model:wrong_answer": 2,
+    }
     assert summary["pools"] == {"hard": ["retail-0001", "retail-0003", "retail-0008", "retail-0020"]}
     outcomes = [(t.task_id, t.sample, t.ended, t.failure.reason if t.failure else None) for t in load_trajectories(out)]
     assert outcomes == [
         ("retail-0001", 0, "user_turn_limit", "gave_up"),
         ("retail-0001", 1, "user_turn_limit", "gave_up"),
         ("retail-0003", 0, "user_turn_limit", "gave_up"),
-        ("retail-0003", 1, "user_turn_limit", "gave_up"),
+        ("retail-0003", 1, "user_turn_limit", "unparseable_calls"),
         ("retail-0008", 0, "answered", "wrong_answer"),
         ("retail-0008", 1, "answered", "wrong_answer"),
         ("retail-0020", 0, "user_turn_limit", "gave_up"),
@@ -42,4 +46,4 @@ def test_recorded_real_responses_replay_offline_into_a_classified_report(showcas
     ]
     report = ValidationReport.model_validate_json((showcase_copy / "report.json").read_bytes())
     assert report.rollouts is not None and report.rollouts.model == "smollm2"
-    assert report.rollouts.failures_by_class == {"model": 8}
+    assert report.rollouts.failures_by_class == {"format": 1, "model": 7}

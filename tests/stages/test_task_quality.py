@@ -45,7 +45,8 @@ def test_no_request_reads_like_a_template_or_names_a_row_by_its_key(packages: di
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_no_question_names_its_row_twice(packages: dict[str, Path], domain: str) -> None:
     """Not "what is the street address of my address": the noun's last word is already the row's."""
-    twice = re.compile(r"\bthe (?:\w+ )+(\w+) of (?:my|the|their) (?:\w+ )*?\1\b", re.IGNORECASE)
+    # The row noun takes at most two words before it ("my billing address"); more run on into the rest of a request.
+    twice = re.compile(r"\bthe (?:\w+ )+(\w+) of (?:my|the|their) (?:\w+ ){0,2}?\1\b", re.IGNORECASE)
     tasks = load_tasks(open_package(packages[domain])).values()
     found = {task.id: match.group(0) for task in tasks for match in [twice.search(task.instruction)] if match}
     assert not found, found
@@ -120,7 +121,8 @@ def test_a_value_said_in_the_user_s_words_has_its_source_in_the_scenario(package
         for task in load_tasks(open_package(packages[domain])).values():
             passed = {value for call in task.oracle for value in call.arguments.values()}
             said = [v for v in task.scenario.said.values() if isinstance(v, str) and v in passed]
-            if not said:
+            # An accepted offer's values come from the policy and the script this takes out, not from the user.
+            if not said or any(turn.offer for turn in task.scenario.script):
                 continue
             words = re.compile("|".join(rf"\b{re.escape(part)}\b" for v in said for part in v.split("_")), re.I)
             scenario = task.scenario.model_copy(update={"script": []})

@@ -144,9 +144,22 @@ class SynthesisContext:
             return None
         return None if error is None else error.to_dict()
 
+    def refused_outright(self, call: ToolCall, person: str) -> dict[str, Any] | None:
+        """The runtime's refusal of the WRITE `call` made for `person` at the template, where no kind of task keeps
+        the request: not one a policy answers with an offer, nor one a business rule forbids. None otherwise."""
+        self._to_template(person)
+        refused = self.refusal(call)
+        if refused is None or refused["error"].get("policy") in self.rules:
+            return None
+        return None if self.session.offer(call.name, call.arguments) is not None else refused
+
     def domains(self, draft: Draft) -> list[str]:
         """The member domains a draft works in (none outside a fused world)."""
         return domains_of_calls(self.tool_domains, [*draft.oracle, *draft.refused])
 
     def crosses(self, draft: Draft) -> bool:
         return len(self.domains(draft)) > 1
+
+    def bridges(self, draft: Draft) -> bool:
+        """Whether the draft calls a bridge: an action whose things lie in two member domains."""
+        return any(len(self.tool_domains.get(call.name, ())) > 1 for call in draft.oracle)

@@ -49,5 +49,5 @@ def build(inputs: TaskInputs, config: GenerateConfig) -> TaskSetArtifact:
 
 
 STAGE = declare_stage(
-    "tasks", 21, build, config_fields=("seed", "rows", "gated_tasks"), reads={"tooltests": admitted_tools}
+    "tasks", 22, build, config_fields=("seed", "rows", "gated_tasks"), reads={"tooltests": admitted_tools}
 )

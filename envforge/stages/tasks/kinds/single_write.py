@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from envforge.ir.blueprint import ActionSpec
@@ -25,23 +26,34 @@ PERSONS_PER_ACTION = 24
 CATALOG_CANDIDATES = 8
 OWNED_CANDIDATES = 4
 ATTEMPTS_PER_PERSON = 12
+SCANNED = 96
+"""Candidate argument sets per user checked against the runtime's refusals, in their seeded order, for attempts."""
+DRAFTS_PER_ACTION = 6
+"""Drafts of an action past which its later users are not tried, unless the search for policy tasks goes on, or
+the count asked for needs more: the mix deals drafts round-robin over actions and takes a few of each."""
+PATIENCE = 4
+"""Users in a row whose attempts at a governed action met no new kind of policy task, after which the search for
+one stops: the action's later users are tried as an ungoverned action's are, until one attempt succeeds."""
 
 
 class SingleWrites(DraftKind):
     share = "write"
 
     def draft(self, context: SynthesisContext, drafted: Drafted, wanted: int) -> list[Draft]:
-        """Every admitted action, tried for the first users until one attempt each succeeds."""
+        """Every admitted action, tried for the first users until one attempt each succeeds, and for as many users
+        as it takes to give the mix enough drafts of each action and to meet the kinds of policy task it has."""
+        admitted = [action for action in context.blueprint.actions if action.name in context.admitted]
+        enough = max(DRAFTS_PER_ACTION, -(-2 * wanted // max(len(admitted), 1)))
         drafts: list[Draft] = []
         for action in context.blueprint.actions:
             if action.name in context.admitted:
-                drafts.extend(_single_writes(context, action, context.persons[:PERSONS_PER_ACTION]))
+                drafts.extend(_single_writes(context, action, context.persons[:PERSONS_PER_ACTION], enough))
             else:
                 context.failures[action.name]["the tool tests did not admit it"] += 1
         return drafts
 
 
-def _single_writes(context: SynthesisContext, action: ActionSpec, persons: list[str]) -> list[Draft]:
+def _single_writes(context: SynthesisContext, action: ActionSpec, persons: list[str], enough: int) -> list[Draft]:
     world = context.world
     tool = world.tools[action.name]
     owned_params = [p for p, entity in tool.param_refs.items() if world.is_owned(entity)]
@@ -49,8 +61,12 @@ def _single_writes(context: SynthesisContext, action: ActionSpec, persons: list[
         context.failures[action.name]["no parameter names a row the user owns"] += 1
         return []
     governed = action.name in context.governed
-    drafts = []
+    quiet = 0
+    drafts: list[Draft] = []
     for person in persons:
+        searching = governed and quiet < PATIENCE
+        if len(drafts) >= enough and not searching:
+            break
         rng = context.rng(action.name, person)
         options: list[list[Any]] = []
         names = list(tool.parameters["properties"])
@@ -76,14 +92,32 @@ def _single_writes(context: SynthesisContext, action: ActionSpec, persons: list[
         met = len(context.met)
         # Past the first success, keep trying for a policy task of a kind not met yet: a request a policy forbids,
         # changes or allows, on conditions no such request turned on before.
-        for combo in combos[: ATTEMPTS_PER_PERSON * (2 if governed else 1)]:
-            draft = _write_draft(context, action, tool, person, dict(zip(names, combo, strict=True)), rng)
+        attempts = ATTEMPTS_PER_PERSON * (2 if searching else 1)
+        for arguments in itertools.islice(_admissible(context, action, person, names, combos), attempts):
+            draft = _write_draft(context, action, tool, person, arguments, rng)
             if draft is not None and not found:
                 drafts.append(draft)
                 found = True
-            if found and (not governed or len(context.met) > met):
+            if found and (not searching or len(context.met) > met):
                 break
+        quiet = 0 if len(context.met) > met else quiet + 1
     return drafts
+
+
+def _admissible(
+    context: SynthesisContext, action: ActionSpec, person: str, names: list[str], combos: list[tuple[Any, ...]]
+) -> Iterator[dict[str, Any]]:
+    """The candidate arguments, in their seeded order, less those the runtime refuses outright on the template (a
+    precondition on the rows they name, such as a slot already taken) and that no kind of task keeps: attempts go
+    to requests that can succeed, or that a policy forbids or answers with an offer. Each refused one is counted
+    among the action's failures, as an attempt at it would be."""
+    for combo in combos[:SCANNED]:
+        arguments = dict(zip(names, combo, strict=True))
+        refused = context.refused_outright(ToolCall(name=action.name, arguments=arguments), person)
+        if refused is None:
+            yield arguments
+        else:
+            context.failures[action.name][_reason(refused)] += 1
 
 
 def _write_draft(

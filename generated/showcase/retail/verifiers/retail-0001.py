@@ -1,7 +1,7 @@
 """Verifier of task retail-0001 (write).
 
-Need help. This is Jennifer Rivera, and my email is cassandrajones@example.net. I was hoping you
-could cancel my processing order. Ask me for whatever details you need.
+Need help. This is Jennifer Rivera. I was hoping you could cancel my processing order. Ask me
+for whatever details you need.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -1,8 +1,7 @@
 """Verifier of task retail-0007 (multi_write).
 
-Hi. This is Jennifer Rivera. I'm writing because I want you to change the quantity of the item
-for my pending order. I need a different number than I ordered. I'll give you the details you
-need.
+Need help. I'm Jennifer Rivera. I'm writing because I want you to change the quantity of the
+item for my pending order. I need a different number than I ordered. I want 4 of them in total.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

@@ -1,7 +1,7 @@
 """Verifier of task retail-0010 (write).
 
-Need help. This is Jennifer Rivera, and my email is cassandrajones@example.net. I'd like you to
-cancel the item for my pending order. I found I already have one at home.
+Need help. This is Jennifer Rivera. I'd like you to cancel the item for my pending order. I
+found I already have one at home.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

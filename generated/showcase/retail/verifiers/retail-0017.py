@@ -1,7 +1,7 @@
 """Verifier of task retail-0017 (write).
 
 Hi. I'm Jennifer Rivera. Could you change the quantity of the item for my pending order for me?
-I got the number wrong when I ordered.
+I got the number wrong when I ordered. I want 4 of them in total.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);

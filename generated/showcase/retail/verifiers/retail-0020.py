@@ -1,9 +1,9 @@
 """Verifier of task retail-0020 (write).
 
-Quick one. This is Elizabeth Davis, and my email is michaelschultz@example.net. I'm writing
-because I want you to cancel the Storage Basket from my order placed on March 11. I don't need
-that one after all. I'd also like you to request a return for the Linen Apron on my order placed
-on January 23. It isn't what the description promised.
+Quick one. This is Elizabeth Davis. I'm writing because I want you to cancel the Storage Basket
+from my order placed on March 11. I don't need that one after all. I'd also like you to request
+a return for the Linen Apron on my order placed on January 23. It isn't what the description
+promised.
 
 A run passes when, judged from what its session logged:
 - its net changes are exactly the golden ones (no more, no fewer);
