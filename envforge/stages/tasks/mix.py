@@ -43,12 +43,18 @@ def pools_of(kinds: Sequence[DraftKind], drafted: Drafted) -> dict[Share, list[D
     return pools
 
 
-def pick(pools: dict[Share, list[Draft]], count: int, crosses: Crosses | None) -> list[Draft]:
+def pick(
+    pools: dict[Share, list[Draft]], count: int, crosses: Crosses | None, bridges: Crosses | None = None
+) -> list[Draft]:
     """Up to `count` drafts in the mix of `QUOTAS`, padded from the leftovers, in the order the gate takes them.
-    `crosses` tells the drafts that cross domains in a fused world (None in one domain)."""
+    `crosses` tells the drafts that cross domains in a fused world (None in one domain), `bridges` those among them
+    that call a bridge, an action across the domains' link: one leads each share, as what only a fused world has."""
     quota = quotas(count)
     if crosses is not None:
-        pools = {share: _crossing_first(crosses, pool, alternate=share in ALTERNATING) for share, pool in pools.items()}
+        pools = {
+            share: _crossing_first(crosses, pool, alternate=share in ALTERNATING, bridges=bridges)
+            for share, pool in pools.items()
+        }
     picked = {share: pool[: quota[share]] for share, pool in pools.items()}
     rests = [pool[quota[share] :] for share, pool in pools.items()]
     leftovers = [draft for group in itertools.zip_longest(*rests) for draft in group if draft is not None]
@@ -85,12 +91,20 @@ def _balanced(drafts: list[Draft]) -> list[Draft]:
     return [draft for group in itertools.zip_longest(*queues) for draft in group if draft is not None]
 
 
-def _crossing_first(crosses: Crosses, drafts: list[Draft], *, alternate: bool) -> list[Draft]:
+def _crossing_first(
+    crosses: Crosses, drafts: list[Draft], *, alternate: bool, bridges: Crosses | None = None
+) -> list[Draft]:
     """A fused world's drafts, cross-domain ones first: all of them among multi-writes, every other place among
     single writes (bridges) and policy tasks (refusals beside a write), so those still vary and the offers a
     policy makes, which sit in one domain, stay in the mix.
-    Read questions stay in one domain, so this is what makes a third or more of the tasks cross domains."""
+    Read questions stay in one domain, so this is what makes a third or more of the tasks cross domains. The first
+    draft that calls a bridge (`bridges`) leads: a mix whose crossing drafts all cross by a question asked beside a
+    write would otherwise leave the link itself untried."""
     crossing = [draft for draft in drafts if crosses(draft)]
+    bridge = next((draft for draft in crossing if bridges(draft)), None) if bridges is not None else None
+    if bridge is not None:
+        crossing.remove(bridge)
+        crossing.insert(0, bridge)
     chosen = {id(draft) for draft in crossing}
     single = [draft for draft in drafts if id(draft) not in chosen]
     if not alternate:

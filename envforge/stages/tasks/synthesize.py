@@ -57,7 +57,8 @@ def synthesize_tasks(
         drafted[kind] = finished(kind.draft(context, drafted, quota[kind.share] * 2), balanced=kind.balanced)
         advance(index, len(KINDS), "kinds of task drafted")
     pools = pools_of(KINDS, drafted)
-    chosen = pick(pools, count, context.crosses if blueprint.composed_of else None)
+    fused = bool(blueprint.composed_of)
+    chosen = pick(pools, count, context.crosses if fused else None, context.bridges if fused else None)
     tasks: list[TaskSpec] = []
     unsound: Counter[str] = Counter()
     for draft in chosen:
