@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock, Timeout
 
 from envforge.pipeline.dag import GenerateConfig
 from envforge.runtime.environment import Environment, load_environment
@@ -74,15 +75,43 @@ def envforge_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subproce
     )
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of this test run, which its xdist workers share (each one's own is a child of it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def generate_shared(blueprints: list[Path], out: Path, config: GenerateConfig) -> dict[str, Path]:
+    """Each blueprint's package in `out`, a folder the workers of one run share: a worker generates the packages no
+    other worker has begun, then waits for the rest, so that each is generated once and the work is split."""
+    out.mkdir(parents=True, exist_ok=True)
+    built: dict[Path, Path] = {}
+    waiting: list[Path] = []
+    for blueprint in blueprints:
+        try:
+            with FileLock(out / f"{blueprint.stem}.lock", timeout=0):
+                built[blueprint] = _generated_once(blueprint, out, config)
+        except Timeout:
+            waiting.append(blueprint)
+    for blueprint in waiting:
+        with FileLock(out / f"{blueprint.stem}.lock"):
+            built[blueprint] = _generated_once(blueprint, out, config)
+    return {package.name: package for package in (built[blueprint] for blueprint in blueprints)}
+
+
+def _generated_once(blueprint: Path, out: Path, config: GenerateConfig) -> Path:
+    """The package of `blueprint` in `out`, generated unless another worker did (the caller holds its lock)."""
+    marker = out / f"{blueprint.stem}.package"
+    if not marker.is_file():
+        marker.write_text(run_pipeline(blueprint, out, config).package.name)
+    return out / marker.read_text()
+
+
 @pytest.fixture(scope="session")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Every shipped blueprint generated with a small row count: domain -> package folder."""
-    out = tmp_path_factory.mktemp("generated")
-    result = {}
-    for blueprint in BLUEPRINTS:
-        run = run_pipeline(blueprint, out, GenerateConfig(rows=TEST_ROWS, tasks=TEST_TASKS))
-        result[run.domain] = run.package
-    return result
+    config = GenerateConfig(rows=TEST_ROWS, tasks=TEST_TASKS)
+    return generate_shared(BLUEPRINTS, run_folder(tmp_path_factory) / "generated", config)
 
 
 class DefaultPackages:
