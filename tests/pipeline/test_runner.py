@@ -14,7 +14,7 @@ from envforge.errors import UserInputError
 from envforge.files import read_files
 from envforge.pipeline.artifacts import BlueprintArtifact
 from envforge.pipeline.dag import GenerateConfig, Stage, StageInputs, build_dag
-from envforge.stages.generate import run_pipeline
+from envforge.stages.generate import RunResult, run_pipeline
 from envforge.stages.ontology.artifact import OntologyArtifact
 from envforge.stages.registry import STAGES
 from envforge.validators.loaded_package import open_for_check
@@ -180,10 +180,21 @@ def _kill_after(stage_line: str, out: Path, rows: int) -> None:
     process.wait(timeout=120)
 
 
+KILLED_ROWS = 5_000
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> RunResult:
+    """The run each killed one must resume to, generated once for the module: the tests only read it."""
+    return run_pipeline(RETAIL, tmp_path_factory.mktemp("uninterrupted"), GenerateConfig(rows=KILLED_ROWS, tasks=TASKS))
+
+
 @pytest.mark.parametrize("stage_line", ["stage ontology built", "stage state built", "stage tasks built"])
-def test_a_run_killed_with_sigkill_resumes_and_ends_with_the_same_hashes(tmp_path: Path, stage_line: str) -> None:
-    rows = 5_000
-    reference = run_pipeline(RETAIL, tmp_path / "reference", GenerateConfig(rows=rows, tasks=TASKS))
+def test_a_run_killed_with_sigkill_resumes_and_ends_with_the_same_hashes(
+    uninterrupted: RunResult, tmp_path: Path, stage_line: str
+) -> None:
+    rows = KILLED_ROWS
+    reference = uninterrupted
     out = tmp_path / "killed"
     _kill_after(stage_line, out, rows)
     package = out / "retail"
