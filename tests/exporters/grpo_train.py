@@ -94,8 +94,8 @@ def opens_with_email(task: dict[str, Any]) -> bool:
 
 # Tasks whose user opens with their email and needs nothing else from the user, so that the `opening` the
 # user-in-the-loop environment trains on says all the folded prompt would. The shortest two with an exported
-# trajectory are the demonstrations: each one's opener, its first call and the call's result. A 135M model shown one
-# such exchange copied a well-formed call in about one sample of sixteen, shown two in about nine of ten. The
+# trajectory are the demonstrations: each one's opener, its first two calls and their results. A 135M model shown
+# one such exchange copied a well-formed call in about one sample of sixteen, shown two in about nine of ten. The
 # environment offers the demonstrations' first two tools only: a short prompt, and names the model can copy. The
 # practice tasks open the same way; the model is not expected to finish them (the verifier judges every rollout).
 opening = sorted(
