@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -24,6 +25,10 @@ SINGLE_BLUEPRINTS = sorted((REPO / "blueprints").glob("*.yaml"))
 FUSED_BLUEPRINTS = sorted((REPO / "blueprints" / "fused").glob("*.yaml"))
 BLUEPRINTS = SINGLE_BLUEPRINTS + FUSED_BLUEPRINTS
 """Every shipped blueprint, the fused ones too: each test over every domain covers them."""
+PIP_INSTALL = ["-m", "pip", "install", "--quiet", "--no-compile", "--disable-pip-version-check"]
+"""The arguments after a venv's python that install into it. `--no-compile`: a test imports a small part of what it
+installs, and compiling all of it is about half of an install's time (verl's venv: 87 s with it, 47 s without)."""
+
 TEST_ROWS = 400
 TEST_TASKS = 30
 
@@ -75,15 +80,29 @@ def envforge_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subproce
     )
 
 
-def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The temporary folder of this test run, which its xdist workers share (each one's own is a child of it)."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+def generated_cache(config: GenerateConfig) -> Path:
+    """A folder under `.cache/generated` named for all that shapes a package's bytes: envforge's files, the
+    blueprints, the lock, the Python and `config`. The two tiers of `.ci/run` and the xdist workers of each share it,
+    as do later runs of unchanged code; a change to any of those names a new folder, and the old ones are removed."""
+    digest = hashlib.sha256(f"{sys.version}\n{config!r}\n".encode())
+    for path in [REPO / "constraints.txt", *sorted(REPO.glob("envforge/**/*")), *sorted(REPO.glob("blueprints/**/*"))]:
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(f"{path.relative_to(REPO)}\0".encode() + path.read_bytes())
+    root = REPO / ".cache" / "generated"
+    root.mkdir(parents=True, exist_ok=True)
+    folder = root / digest.hexdigest()[:16]
+    with FileLock(root / ".lock"):
+        if not folder.is_dir():
+            for stale in root.iterdir():
+                if stale.is_dir():
+                    shutil.rmtree(stale, ignore_errors=True)
+            folder.mkdir()
+    return folder
 
 
 def generate_shared(blueprints: list[Path], out: Path, config: GenerateConfig) -> dict[str, Path]:
-    """Each blueprint's package in `out`, a folder the workers of one run share: a worker generates the packages no
-    other worker has begun, then waits for the rest, so that each is generated once and the work is split."""
+    """Each blueprint's package in `out`, a folder that test runs and their workers share: a worker generates the
+    packages no other has begun, then waits for the rest, so that each is generated once and the work is split."""
     out.mkdir(parents=True, exist_ok=True)
     built: dict[Path, Path] = {}
     waiting: list[Path] = []
@@ -108,10 +127,10 @@ def _generated_once(blueprint: Path, out: Path, config: GenerateConfig) -> Path:
 
 
 @pytest.fixture(scope="session")
-def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Every shipped blueprint generated with a small row count: domain -> package folder."""
+def packages() -> dict[str, Path]:
+    """Every shipped blueprint generated with a small row count: domain -> package folder. Tests only read them."""
     config = GenerateConfig(rows=TEST_ROWS, tasks=TEST_TASKS)
-    return generate_shared(BLUEPRINTS, run_folder(tmp_path_factory) / "generated", config)
+    return generate_shared(BLUEPRINTS, generated_cache(config), config)
 
 
 class DefaultPackages:

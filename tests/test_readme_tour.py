@@ -17,7 +17,7 @@ import mcp
 import pytest
 from mcp.client.stdio import StdioServerParameters
 
-from tests.conftest import REPO
+from tests.conftest import PIP_INSTALL, REPO
 
 TOUR_HEADING = "## A five-minute tour"
 INSTALL_TIMEOUT_S = 900
@@ -64,7 +64,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheel = next(root.glob("envforge-*.whl"))
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], env=clean_env(), check=True)
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    pip = [str(venv / "bin" / "python"), *PIP_INSTALL]
     install = [*pip, "-c", str(REPO / "constraints.txt"), str(wheel)]
     subprocess.run(install, env=clean_env(), check=True, timeout=INSTALL_TIMEOUT_S)
     return venv / "bin"

@@ -37,6 +37,7 @@ from envforge.errors import UserInputError
 from envforge.serving.checks import CPU_BREAKING_PACKAGES
 from envforge.serving.models import SMOLLM2_SERVED_NAME, find_smollm2_gguf, smollm2_config
 from envforge.serving.vllm import served_model
+from tests.conftest import PIP_INSTALL
 
 REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache"
@@ -65,7 +66,7 @@ def ensure_vllm_venv(venv: Path = VENV) -> Path:
 
     def install(python: Path) -> None:
         started = time.monotonic()
-        command = [str(python), "-m", "pip", "install", "--quiet", *requirements]
+        command = [str(python), *PIP_INSTALL, *requirements]
         result = subprocess.run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
         if result.returncode != 0:
             tail = " | ".join((result.stdout + result.stderr).strip().splitlines()[-6:])

@@ -13,7 +13,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from tests.conftest import REPO
+from tests.conftest import PIP_INSTALL, REPO
 from tests.vllm_server import CACHE, PIP_TIMEOUT, pinned_venv, unavailable
 
 
@@ -29,7 +29,7 @@ def hub_python(extra: str) -> Path:
     venv = CACHE / "hubs" / extra / "venv"
 
     def install(python: Path) -> None:
-        command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *requirements]
+        command = [str(python), *PIP_INSTALL, *requirements]
         result = subprocess.run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
         if result.returncode != 0:
             tail = " | ".join((result.stdout + result.stderr).strip().splitlines()[-4:])

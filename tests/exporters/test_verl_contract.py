@@ -13,6 +13,7 @@ import pytest
 
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
+from tests.conftest import PIP_INSTALL
 
 HERE = Path(__file__).parent
 VERL = ["torch==2.13.0", "verl==0.9.1", "cachetools", "uvicorn", "fastapi"]
@@ -38,7 +39,7 @@ def test_verl_runs_the_exported_loop_tools_and_reward(
     python = str(venv / "bin" / "python")
     constraints = tmp_path / "constraints.txt"
     constraints.write_text(CPU_TORCH + "\n")
-    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-c", str(constraints)]
+    pip = [python, *PIP_INSTALL, "-c", str(constraints)]
     clock = time.perf_counter()
     subprocess.run([*pip, *VERL], check=True, timeout=600)
     subprocess.run([*pip, "--find-links", str(exports / "wheels"), "envforge-env-retail"], check=True, timeout=600)

@@ -16,6 +16,7 @@ from mcp.client.stdio import StdioServerParameters
 from envforge.exporters.run import export
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
+from tests.conftest import PIP_INSTALL
 
 HERE = Path(__file__).parent
 
@@ -30,7 +31,7 @@ def test_wheels_install_into_a_fresh_venv_pass_check_env_and_serve_mcp(
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--find-links", str(wheels)]
+    pip = [python, *PIP_INSTALL, "--find-links", str(wheels)]
     subprocess.run(
         [*pip, *(f"envforge-env-{domain}" for domain in packages), "envforge-env-retail[mcp]"], check=True, timeout=600
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import PIP_INSTALL, REPO
 
 
 def _requirements_without_mcp() -> list[str]:
@@ -24,7 +24,7 @@ def test_a_mcp_1x_client_and_server_serve_the_environment(tmp_path: Path, retail
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    pip = [python, *PIP_INSTALL]
     subprocess.run([*pip, "mcp>=1.20,<2", *_requirements_without_mcp()], check=True, timeout=600)
     subprocess.run([*pip, "--no-deps", "-e", str(REPO)], check=True, timeout=300)
     version = subprocess.run(
