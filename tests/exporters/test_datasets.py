@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,19 @@ import yaml
 from datasets import load_dataset
 
 from envforge.exporters.run import FORMATS, export
-from envforge.runtime.episode import load_package
+from envforge.runtime.episode import EnvPackage, load_package
 from envforge.runtime.gym_env import ToolUseEnv, action_for_call
 from envforge.runtime.opened_package import open_package
 from tests.conftest import BLUEPRINTS
 
 DOMAINS = sorted(path.stem for path in BLUEPRINTS)
 KEY = re.compile(r"^[A-Z]{3}-\d+$")
+
+
+@cache
+def _package(path: Path) -> EnvPackage:
+    """A package loaded once per test process: the row-by-row checks below ask for one task at a time."""
+    return load_package(open_package(path))
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
@@ -162,7 +169,7 @@ def test_sft_exports_load_with_datasets_and_keep_arguments_intact(
         assert row["messages"][-1]["role"] == "assistant" and row["messages"][-1]["content"]
     for row in table:
         assert json.loads(row["tools"])[0]["type"] == "function" and row["reward"] == 1.0
-        task = load_package(open_package(packages[row["task_id"].rsplit("-", 1)[0]])).task(row["task_id"])
+        task = _package(packages[row["task_id"].rsplit("-", 1)[0]]).task(row["task_id"])
         calls = [call for message in row["messages"] for call in (message["tool_calls"] or [])]
         assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
             (call.name, call.arguments) for call in task.oracle
@@ -176,7 +183,7 @@ def test_sft_closings_vary_their_frame_and_still_state_the_answer(packages: dict
     frames: set[str] = set()
     sign_offs: set[str] = set()
     for row in table:
-        task = load_package(open_package(packages[row["task_id"].rsplit("-", 1)[0]])).task(row["task_id"])
+        task = _package(packages[row["task_id"].rsplit("-", 1)[0]]).task(row["task_id"])
         last = row["messages"][-1]["content"]
         assert row["reward"] == 1.0
         sign_offs.add(last.rsplit(".", 1)[-1].strip())

@@ -9,6 +9,8 @@ another act claimed done, the refused part claimed done, or a committed write sa
 
 from __future__ import annotations
 
+from functools import cache
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +32,9 @@ CHAT = (
 )
 
 
+@cache
 def _terms(domain: str) -> list[ActionTerms]:
+    """The domain's action terms, read once: every drawn conversation asks for them."""
     return [term for term in action_terms(load_blueprint(resolve_blueprint(domain))) if term.objects]
 
 
