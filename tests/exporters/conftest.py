@@ -10,6 +10,12 @@ from pathlib import Path
 import pytest
 
 from envforge.exporters.run import FORMATS, export
+from tests.exporters import verl_venv
+
+
+@pytest.fixture(scope="session")
+def verl_python() -> Path:
+    return verl_venv.verl_python()
 
 
 @pytest.fixture(scope="session")

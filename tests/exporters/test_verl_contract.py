@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -14,35 +13,33 @@ import pytest
 from envforge.runtime.episode import load_package
 from envforge.runtime.opened_package import open_package
 from tests.conftest import PIP_INSTALL
+from tests.exporters.verl_venv import constraints
 
 HERE = Path(__file__).parent
-VERL = ["torch==2.13.0", "verl==0.9.1", "cachetools", "uvicorn", "fastapi"]
-# verl's agent loop imports these from its `verl-core` extra; torch must be the CPU build.
-CPU_TORCH = "torch==2.13.0+cpu"
 RUN_KWARGS = {"raw_prompt", "extra_info", "tools_kwargs", "reward_model", "data_source", "index", "uid"}
 
 
 @pytest.mark.slow
 def test_verl_runs_the_exported_loop_tools_and_reward(
-    exports: Path, packages: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    verl_python: Path, exports: Path, packages: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Installs verl 0.9.1 from the package index into its own venv (verl pins transformers<5.11, which
-    envforge's training extra does not meet), with the exported wheels, then runs verl_drive.py there.
+    """Installs the exported wheels into verl 0.9.1's own venv (`verl_venv.py`), then runs verl_drive.py there.
 
     No GPU or vLLM runs here, so the LLM server is scripted: it returns each task's oracle as Hermes
     tool-call turns (token ids in, token ids out). Everything between the server and the envforge
     adapters is verl's code: the trainer config, RLHFDataset, the tool loader, hydra-built agent loops,
     AgentLoopWorker's batching and reward loop.
     """
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    constraints = tmp_path / "constraints.txt"
-    constraints.write_text(CPU_TORCH + "\n")
-    pip = [python, *PIP_INSTALL, "-c", str(constraints)]
+    python = str(verl_python)
+    pip = [python, *PIP_INSTALL, "-c", str(constraints())]
+    wheels = exports / "wheels"
     clock = time.perf_counter()
-    subprocess.run([*pip, *VERL], check=True, timeout=600)
-    subprocess.run([*pip, "--find-links", str(exports / "wheels"), "envforge-env-retail"], check=True, timeout=600)
+    # What the wheels need comes from the index; the wheels themselves are installed again, as the venv may hold
+    # an earlier run's build of the same version.
+    subprocess.run([*pip, "--find-links", str(wheels), "envforge-env-retail"], check=True, timeout=600)
+    exported = [*wheels.glob("envforge_runtime-*.whl"), *wheels.glob("envforge_env_retail-*.whl")]
+    assert len(exported) == 2, sorted(path.name for path in wheels.iterdir())
+    subprocess.run([*pip, "--force-reinstall", "--no-deps", *map(str, exported)], check=True, timeout=600)
     install_s = time.perf_counter() - clock
 
     clock = time.perf_counter()
